@@ -1,0 +1,197 @@
+/*
+ * The capability profile (QUERY_HCA_CAP / SET_HCA_CAP).
+ *
+ * What the device advertises decides which driver paths run: a feature we
+ * do not model is switched off here, never by failing the command the
+ * driver would send for it.  Values follow the gates the 6.1, 6.12 and 7.x
+ * drivers check (bring-up map §4.4); MAX == CUR at reset, SET_HCA_CAP
+ * updates CUR within MAX.
+ */
+#include <string.h>
+
+#include "cmd.h"
+
+#define GEN(f, v) PRM_SET(cmd_hca_cap, f, gen, v)
+
+static void caps_general(Mlx5Fw *fw, uint8_t *gen)
+{
+    GEN(page_request_disable, 1);       /* 6.12+: no pages EQ */
+    GEN(log_max_srq_sz, 15);
+    GEN(log_max_qp_sz, 15);
+    GEN(log_max_qp, 18);
+    GEN(log_max_srq, 16);
+    GEN(log_max_cq_sz, 22);
+    GEN(log_max_cq, 16);
+    GEN(log_max_eq_sz, 13);             /* async EQ: 4096 + spare */
+    GEN(log_max_mkey, 16);
+    GEN(log_max_eq, 5);
+    GEN(max_indirection, 4);
+    GEN(log_max_mrw_sz, 64);
+    GEN(log_max_klm_list_size, 16);
+    GEN(log_max_ra_req_dc, 4);
+    GEN(log_max_ra_res_dc, 4);
+    GEN(log_max_ra_req_qp, 4);
+    GEN(log_max_ra_res_qp, 4);
+    GEN(cc_query_allowed, 0);
+    GEN(max_qp_cnt, 16);                /* Q counters */
+    GEN(pkey_table_size, 0);            /* 128 entries */
+    GEN(nic_flow_table, 1);
+    GEN(local_ca_ack_delay, 16);
+    GEN(port_type, 1);                  /* Ethernet */
+    GEN(num_ports, 1);
+    GEN(log_max_msg, 30);
+    GEN(max_tc, 0);
+    GEN(cqe_version, 1);
+    GEN(cmdif_checksum, 0);
+    GEN(umr_modify_entity_size_disabled, 1);  /* no mkey-cache prefill (6.1/6.12) */
+    GEN(eth_net_offloads, 1);
+    GEN(roce, 1);
+    GEN(cq_moderation, 1);
+    GEN(xrc, 1);
+    GEN(ud, 1);
+    GEN(uc, 0);
+    GEN(rc, 1);
+    GEN(log_pg_sz, 12);
+    GEN(bf, 1);
+    GEN(driver_version, 1);
+    GEN(log_bf_reg_size, 9);
+    GEN(max_wqe_sz_sq, 1024);
+    GEN(max_wqe_sz_rq, 512);
+    GEN(max_wqe_sz_sq_dc, 512);
+    GEN(max_qp_mcg, 240);
+    GEN(log_max_mcg, 10);
+    GEN(log_max_transport_domain, 16);
+    GEN(log_max_pd, 16);
+    GEN(log_max_xrcd, 16);
+    GEN(log_max_flow_counter_bulk, 0);
+    GEN(log_max_rq, 16);
+    GEN(log_max_sq, 16);
+    GEN(log_max_tir, 16);
+    GEN(log_max_tis, 16);
+    GEN(log_max_rmp, 16);
+    GEN(log_max_rqt, 16);
+    GEN(log_max_rqt_size, 11);
+    GEN(log_max_tis_per_sq, 0);
+    GEN(log_max_stride_sz_rq, 0);
+    GEN(log_max_wq_sz, 16);
+    GEN(log_max_current_uc_list, 7);
+    GEN(log_max_current_mc_list, 7);
+    GEN(log_max_vlan_list, 7);
+    GEN(log_uar_page_sz, 0);
+    GEN(num_of_uars_per_page, 1);
+    (void)fw;
+}
+
+static void caps_eth(uint8_t *eth)
+{
+#define ETH(f, v) PRM_SET(per_protocol_networking_offload_caps, f, eth, v)
+    ETH(csum_cap, 1);
+    ETH(vlan_cap, 1);
+    ETH(max_lso_cap, 16);
+    ETH(wqe_inline_mode, 2);            /* NOT_REQUIRED */
+    ETH(rss_ind_tbl_cap, 11);
+    ETH(self_lb_en_modifiable, 1);
+    ETH(wqe_vlan_insert, 1);
+    ETH(lro_cap, 0);
+    ETH(max_geneve_opt_len, 0);
+#undef ETH
+}
+
+static void caps_roce(uint8_t *roce)
+{
+#define ROCE(f, v) PRM_SET(roce_cap, f, roce, v)
+    ROCE(roce_version, 0x5);            /* RoCE v1 (bit 0) and v2 (bit 2) */
+    ROCE(l3_type, 0x6);                 /* IPv4 and IPv6 */
+    ROCE(r_roce_dest_udp_port, 4791);
+    ROCE(r_roce_max_src_udp_port, 0xffff);
+    ROCE(r_roce_min_src_udp_port, 0xc000);
+    ROCE(roce_address_table_size, MLX5_GID_TABLE_SIZE);
+#undef ROCE
+}
+
+static void caps_flow_table(uint8_t *ft)
+{
+    uint8_t *rx = PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive, ft);
+#define RX(f, v) PRM_SET(flow_table_prop_layout, f, rx, v)
+    RX(ft_support, 1);
+    RX(flow_modify_en, 1);
+    RX(modify_root, 1);
+    RX(identified_miss_table_mode, 1);
+    RX(flow_table_modify, 1);
+    RX(log_max_ft_size, 22);
+    RX(max_ft_level, 63);
+    RX(log_max_ft_num, 10);
+    RX(log_max_flow, 22);
+    RX(log_max_destination, 4);
+#undef RX
+}
+
+void mlx5_caps_init(Mlx5Fw *fw)
+{
+    memset(fw->caps_max, 0, sizeof(fw->caps_max));
+    memset(fw->cap_valid, 0, sizeof(fw->cap_valid));
+    caps_general(fw, fw->caps_max[MLX5_CAP_GENERAL]);
+    caps_eth(fw->caps_max[MLX5_CAP_ETHERNET_OFFLOADS]);
+    caps_roce(fw->caps_max[MLX5_CAP_ROCE]);
+    caps_flow_table(fw->caps_max[MLX5_CAP_FLOW_TABLE]);
+    fw->cap_valid[MLX5_CAP_GENERAL] = true;
+    fw->cap_valid[MLX5_CAP_ETHERNET_OFFLOADS] = true;
+    fw->cap_valid[MLX5_CAP_ROCE] = true;
+    fw->cap_valid[MLX5_CAP_FLOW_TABLE] = true;
+    memcpy(fw->caps_cur, fw->caps_max, sizeof(fw->caps_cur));
+}
+
+/* SET_HCA_CAP may only turn on what MAX has: a one-bit feature the device
+ * does not support stays off, and a log2 limit cannot grow past MAX. */
+static bool caps_within_max(const uint8_t *want, const uint8_t *max,
+                            const PrmLayout *lay)
+{
+    for (unsigned i = 0; i < lay->nfields; i++) {
+        const PrmField *f = &lay->fields[i];
+        if (f->width == 1 &&
+            prm_get_bits(want, f->off, 1) && !prm_get_bits(max, f->off, 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool cap_settable(unsigned type)
+{
+    return type == MLX5_CAP_GENERAL || type == MLX5_CAP_ROCE ||
+           type == MLX5_CAP_ATOMIC || type == MLX5_CAP_ODP ||
+           type == MLX5_CAP_GENERAL_2;
+}
+
+unsigned cmd_query_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    unsigned type = c->op_mod >> 1;
+    bool cur = c->op_mod & 1;
+
+    if (PRM_GET(query_hca_cap_in, other_function, c->in)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_FUNCTION);
+    }
+    if (type >= MLX5_CAP_TYPES || !fw->cap_valid[type]) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
+    }
+    memcpy(PRM_PTR(query_hca_cap_out, capability, c->out),
+           cur ? fw->caps_cur[type] : fw->caps_max[type], MLX5_CAP_BYTES);
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_set_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    unsigned type = c->op_mod >> 1;
+    const uint8_t *want = PRM_PTR(set_hca_cap_in, capability, c->in);
+
+    if ((c->op_mod & 1) || type >= MLX5_CAP_TYPES || !fw->cap_valid[type] ||
+        !cap_settable(type)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
+    }
+    if (type == MLX5_CAP_GENERAL &&
+        !caps_within_max(want, fw->caps_max[type], prm_layout_find("cmd_hca_cap"))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
+    }
+    memcpy(fw->caps_cur[type], want, MLX5_CAP_BYTES);
+    return MLX5_CMD_STAT_OK;
+}

@@ -1,0 +1,75 @@
+/*
+ * The command table: X(NAME, opcode, handler, input layout, output layout,
+ * required HCA state).  Names and opcodes as in the PRM / mlx5_ifc.h.
+ */
+#ifndef MLX5EMU_CMD_LIST_H
+#define MLX5EMU_CMD_LIST_H
+
+#define MLX5_CMD_LIST(X) \
+    X(QUERY_HCA_CAP,            0x100, cmd_query_hca_cap,   query_hca_cap_in,   query_hca_cap_out,  MLX5_NEEDS_ENABLED) \
+    X(QUERY_ADAPTER,            0x101, cmd_query_adapter,   mbox_in,            query_adapter_out,  MLX5_NEEDS_INIT) \
+    X(INIT_HCA,                 0x102, cmd_init_hca,        init_hca_in,        mbox_out,           MLX5_NEEDS_ENABLED) \
+    X(TEARDOWN_HCA,             0x103, cmd_teardown_hca,    teardown_hca_in,    teardown_hca_out,   MLX5_NEEDS_ENABLED) \
+    X(ENABLE_HCA,               0x104, cmd_enable_hca,      enable_hca_in,      mbox_out,           MLX5_NEEDS_NONE) \
+    X(DISABLE_HCA,              0x105, cmd_disable_hca,     disable_hca_in,     mbox_out,           MLX5_NEEDS_NONE) \
+    X(QUERY_PAGES,              0x107, cmd_query_pages,     query_pages_in,     query_pages_out,    MLX5_NEEDS_ENABLED) \
+    X(MANAGE_PAGES,             0x108, cmd_manage_pages,    manage_pages_in,    manage_pages_out,   MLX5_NEEDS_ENABLED) \
+    X(SET_HCA_CAP,              0x109, cmd_set_hca_cap,     set_hca_cap_in,     mbox_out,           MLX5_NEEDS_ENABLED) \
+    X(QUERY_ISSI,               0x10a, cmd_query_issi,      mbox_in,            query_issi_out,     MLX5_NEEDS_ENABLED) \
+    X(SET_ISSI,                 0x10b, cmd_set_issi,        set_issi_in,        mbox_out,           MLX5_NEEDS_ENABLED) \
+    X(SET_DRIVER_VERSION,       0x10d, cmd_set_driver_version, set_driver_version_in, mbox_out,     MLX5_NEEDS_INIT) \
+    X(CREATE_MKEY,              0x200, cmd_create_mkey,     create_mkey_in,     create_mkey_out,    MLX5_NEEDS_INIT) \
+    X(QUERY_MKEY,               0x201, cmd_query_mkey,      query_mkey_in,      query_mkey_out,     MLX5_NEEDS_INIT) \
+    X(DESTROY_MKEY,             0x202, cmd_destroy_mkey,    destroy_mkey_in,    mbox_out,           MLX5_NEEDS_INIT) \
+    X(CREATE_EQ,                0x301, cmd_create_eq,       create_eq_in,       create_eq_out,      MLX5_NEEDS_INIT) \
+    X(DESTROY_EQ,               0x302, cmd_destroy_eq,      destroy_eq_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_EQ,                 0x303, cmd_query_eq,        query_eq_in,        query_eq_out,       MLX5_NEEDS_INIT) \
+    X(CREATE_CQ,                0x400, cmd_create_cq,       create_cq_in,       create_cq_out,      MLX5_NEEDS_INIT) \
+    X(DESTROY_CQ,               0x401, cmd_destroy_cq,      destroy_cq_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_CQ,                 0x402, cmd_query_cq,        query_cq_in,        query_cq_out,       MLX5_NEEDS_INIT) \
+    X(MODIFY_CQ,                0x403, cmd_modify_cq,       modify_cq_in,       mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_VPORT_STATE,        0x750, cmd_query_vport_state, query_vport_state_in, query_vport_state_out, MLX5_NEEDS_INIT) \
+    X(QUERY_NIC_VPORT_CONTEXT,  0x754, cmd_query_nic_vport_context, query_nic_vport_context_in, query_nic_vport_context_out, MLX5_NEEDS_INIT) \
+    X(MODIFY_NIC_VPORT_CONTEXT, 0x755, cmd_modify_nic_vport_context, modify_nic_vport_context_in, mbox_out, MLX5_NEEDS_INIT) \
+    X(SET_ROCE_ADDRESS,         0x761, cmd_set_roce_address, set_roce_address_in, mbox_out,         MLX5_NEEDS_INIT) \
+    X(QUERY_HCA_VPORT_PKEY,     0x765, cmd_query_hca_vport_pkey, query_hca_vport_pkey_in, query_hca_vport_pkey_out, MLX5_NEEDS_INIT) \
+    X(QUERY_VPORT_COUNTER,      0x770, cmd_query_vport_counter, query_vport_counter_in, query_vport_counter_out, MLX5_NEEDS_INIT) \
+    X(ALLOC_Q_COUNTER,          0x771, cmd_alloc_q_counter, mbox_in,            alloc_q_counter_out, MLX5_NEEDS_INIT) \
+    X(DEALLOC_Q_COUNTER,        0x772, cmd_dealloc_q_counter, dealloc_q_counter_in, mbox_out,       MLX5_NEEDS_INIT) \
+    X(QUERY_Q_COUNTER,          0x773, cmd_query_q_counter, query_q_counter_in, query_q_counter_out, MLX5_NEEDS_INIT) \
+    X(ALLOC_PD,                 0x800, cmd_alloc_pd,        mbox_in,            alloc_pd_out,       MLX5_NEEDS_INIT) \
+    X(DEALLOC_PD,               0x801, cmd_dealloc_pd,      dealloc_pd_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(ALLOC_UAR,                0x802, cmd_alloc_uar,       mbox_in,            alloc_uar_out,      MLX5_NEEDS_INIT) \
+    X(DEALLOC_UAR,              0x803, cmd_dealloc_uar,     dealloc_uar_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(ACCESS_REG,               0x805, cmd_access_reg,      access_register_in, access_register_out, MLX5_NEEDS_ENABLED) \
+    X(ALLOC_XRCD,               0x80e, cmd_alloc_xrcd,      mbox_in,            alloc_xrcd_out,     MLX5_NEEDS_INIT) \
+    X(DEALLOC_XRCD,             0x80f, cmd_dealloc_xrcd,    dealloc_xrcd_in,    mbox_out,           MLX5_NEEDS_INIT) \
+    X(ALLOC_TRANSPORT_DOMAIN,   0x816, cmd_alloc_transport_domain, mbox_in,     alloc_transport_domain_out, MLX5_NEEDS_INIT) \
+    X(DEALLOC_TRANSPORT_DOMAIN, 0x817, cmd_dealloc_transport_domain, dealloc_transport_domain_in, mbox_out, MLX5_NEEDS_INIT) \
+    X(CREATE_TIR,               0x900, cmd_create_tir,      create_tir_in,      create_tir_out,     MLX5_NEEDS_INIT) \
+    X(MODIFY_TIR,               0x901, cmd_modify_tir,      modify_tir_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(DESTROY_TIR,              0x902, cmd_destroy_tir,     destroy_tir_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(CREATE_SQ,                0x904, cmd_create_sq,       create_sq_in,       create_sq_out,      MLX5_NEEDS_INIT) \
+    X(MODIFY_SQ,                0x905, cmd_modify_sq,       modify_sq_in,       mbox_out,           MLX5_NEEDS_INIT) \
+    X(DESTROY_SQ,               0x906, cmd_destroy_sq,      destroy_sq_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_SQ,                 0x907, cmd_query_sq,        query_sq_in,        query_sq_out,       MLX5_NEEDS_INIT) \
+    X(CREATE_RQ,                0x908, cmd_create_rq,       create_rq_in,       create_rq_out,      MLX5_NEEDS_INIT) \
+    X(MODIFY_RQ,                0x909, cmd_modify_rq,       modify_rq_in,       mbox_out,           MLX5_NEEDS_INIT) \
+    X(DESTROY_RQ,               0x90a, cmd_destroy_rq,      destroy_rq_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_RQ,                 0x90b, cmd_query_rq,        query_rq_in,        query_rq_out,       MLX5_NEEDS_INIT) \
+    X(CREATE_TIS,               0x912, cmd_create_tis,      create_tis_in,      create_tis_out,     MLX5_NEEDS_INIT) \
+    X(MODIFY_TIS,               0x913, cmd_modify_tis,      modify_tis_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(DESTROY_TIS,              0x914, cmd_destroy_tis,     destroy_tis_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(CREATE_RQT,               0x916, cmd_create_rqt,      create_rqt_in,      create_rqt_out,     MLX5_NEEDS_INIT) \
+    X(MODIFY_RQT,               0x917, cmd_modify_rqt,      modify_rqt_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(DESTROY_RQT,              0x918, cmd_destroy_rqt,     destroy_rqt_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(SET_FLOW_TABLE_ROOT,      0x92f, cmd_set_flow_table_root, set_flow_table_root_in, mbox_out,   MLX5_NEEDS_INIT) \
+    X(CREATE_FLOW_TABLE,        0x930, cmd_create_flow_table, create_flow_table_in, create_flow_table_out, MLX5_NEEDS_INIT) \
+    X(DESTROY_FLOW_TABLE,       0x931, cmd_destroy_flow_table, destroy_flow_table_in, mbox_out,     MLX5_NEEDS_INIT) \
+    X(CREATE_FLOW_GROUP,        0x933, cmd_create_flow_group, create_flow_group_in, create_flow_group_out, MLX5_NEEDS_INIT) \
+    X(DESTROY_FLOW_GROUP,       0x934, cmd_destroy_flow_group, destroy_flow_group_in, mbox_out,     MLX5_NEEDS_INIT) \
+    X(SET_FLOW_TABLE_ENTRY,     0x936, cmd_set_fte,         set_fte_in,         mbox_out,           MLX5_NEEDS_INIT) \
+    X(DELETE_FLOW_TABLE_ENTRY,  0x938, cmd_delete_fte,      delete_fte_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(MODIFY_FLOW_TABLE,        0x93c, cmd_modify_flow_table, modify_flow_table_in, mbox_out,       MLX5_NEEDS_INIT)
+
+#endif

@@ -1,0 +1,42 @@
+/* The command table (cmd-list.h) and status / syndrome names. */
+#include "cmd.h"
+
+#define MLX5_CMD_ROW_(name, op, fn, in, out, needs) \
+    { op, #name, fn, PRM_BYTES(in), PRM_BYTES(out), needs },
+static const Mlx5CmdDesc mlx5_cmds[] = {
+    MLX5_CMD_LIST(MLX5_CMD_ROW_)
+};
+
+const Mlx5CmdDesc *mlx5_cmd_lookup(uint16_t opcode)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(mlx5_cmds); i++) {
+        if (mlx5_cmds[i].opcode == opcode) {
+            return &mlx5_cmds[i];
+        }
+    }
+    return NULL;
+}
+
+const char *mlx5_cmd_name(uint16_t opcode)
+{
+    const Mlx5CmdDesc *d = mlx5_cmd_lookup(opcode);
+    return d ? d->name : "UNKNOWN";
+}
+
+const char *mlx5_cmd_status_name(unsigned status)
+{
+#define MLX5_STATUS_NAME_(n, v) case v: return #n;
+    switch (status) {
+    MLX5_CMD_STATUS_LIST(MLX5_STATUS_NAME_)
+    }
+    return "UNKNOWN";
+}
+
+const char *mlx5_syndrome_text(uint32_t syndrome)
+{
+#define MLX5_SYND_TEXT_(n, v, d) case v: return d;
+    switch (syndrome) {
+    MLX5_SYNDROME_LIST(MLX5_SYND_TEXT_)
+    }
+    return "unknown syndrome";
+}

@@ -1,0 +1,244 @@
+/*
+ * Event queues (PRM "Event Queues"): CREATE/DESTROY/QUERY_EQ, the EQE
+ * writer, EQ doorbells and the interrupt each EQ raises.
+ *
+ * An EQE is valid to the driver when its owner bit equals the wrap parity
+ * of the consumer counter (Linux eq.c next_eqe_sw), so entry pi is written
+ * with owner = (pi >> log_size) & 1.  An armed EQ raises its MSI-X vector
+ * on the next EQE and disarms; the driver re-arms through UAR+0x40 after
+ * consuming (lib/eq.h eq_update_ci).  Ring geometry helpers live here too:
+ * CQs and work queues use the same page-list scheme.
+ */
+#include <string.h>
+
+#include "cmd.h"
+
+bool mlx5_ring_init(Mlx5Ring *r, const uint8_t *pas, uint64_t avail_bytes,
+                    uint8_t log_size, uint8_t log_stride,
+                    uint8_t log_page_size, uint32_t page_offset)
+{
+    uint64_t bytes = ((uint64_t)1 << (log_size + log_stride)) + page_offset;
+    uint64_t page = (uint64_t)1 << log_page_size;
+    uint64_t npas = (bytes + page - 1) / page;
+
+    memset(r, 0, sizeof(*r));
+    if (npas * 8 > avail_bytes) {
+        return false;           /* guest-supplied size beyond its page list */
+    }
+    r->pas = g_new(uint64_t, npas);
+    for (uint64_t i = 0; i < npas; i++) {
+        r->pas[i] = prm_be64(pas + i * 8) & ~(page - 1);
+    }
+    r->npas = (uint32_t)npas;
+    r->log_size = log_size;
+    r->log_stride = log_stride;
+    r->log_page_size = log_page_size;
+    r->page_offset = page_offset;
+    return true;
+}
+
+void mlx5_ring_fini(Mlx5Ring *r)
+{
+    g_free(r->pas);
+    r->pas = NULL;
+    r->npas = 0;
+}
+
+bool mlx5_ring_entry_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr)
+{
+    uint64_t off = ((uint64_t)(idx & ((1u << r->log_size) - 1)) << r->log_stride)
+                   + r->page_offset;
+    uint64_t page = off >> r->log_page_size;
+
+    if (page >= r->npas) {
+        return false;
+    }
+    *addr = r->pas[page] + (off & (((uint64_t)1 << r->log_page_size) - 1));
+    return true;
+}
+
+void mlx5_eq_destroy(gpointer p)
+{
+    Mlx5Eq *eq = p;
+    mlx5_ring_fini(&eq->ring);
+    g_free(eq);
+}
+
+static bool eq_wants(const Mlx5Eq *eq, uint8_t type)
+{
+    return (eq->event_bitmask[type / 64] >> (type % 64)) & 1;
+}
+
+void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
+                  const uint8_t data[28])
+{
+    uint8_t eqe[MLX5_EQE_BYTES] = { 0 };
+    uint32_t nent = 1u << eq->ring.log_size;
+    uint64_t addr;
+
+    if (eq->pi - eq->ci >= nent) {
+        /* The driver did not consume: the EQ overruns (PRM: EQ overrun
+         * is an error of the consumer); the event is lost. */
+        eq->overflows++;
+        mlx5emu_trace_ub_eq_overrun(eq->eqn, eq->pi, eq->ci);
+        mlx5_guest_error(fw, "EQ 0x%x overrun (pi %u ci %u)", eq->eqn, eq->pi, eq->ci);
+        return;
+    }
+    if (!mlx5_ring_entry_addr(&eq->ring, eq->pi, &addr)) {
+        return;
+    }
+    eqe[0x01] = type;
+    eqe[0x03] = sub_type;
+    memcpy(eqe + 0x20, data, 28);
+    /* Ordering point: the body before the owner byte. */
+    if (mlx5_dma_write(fw, addr, eqe, MLX5_EQE_BYTES - 1) == 0) {
+        uint8_t owner = (eq->pi >> eq->ring.log_size) & 1;
+        mlx5_dma_write(fw, addr + MLX5_EQE_BYTES - 1, &owner, 1);
+    } else {
+        mlx5_guest_error(fw, "EQ 0x%x: ring page not in guest memory", eq->eqn);
+    }
+    mlx5emu_trace_eqe(eq->eqn, type, sub_type, eq->pi);
+    eq->pi++;
+    if (eq->armed) {
+        eq->armed = false;
+        mlx5emu_trace_eq_interrupt(eq->eqn, eq->intr);
+        fw->plat->msix_notify(fw->opaque, eq->intr);
+    }
+}
+
+void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
+                        const uint8_t data[28])
+{
+    GHashTableIter it;
+    gpointer k, v;
+
+    g_hash_table_iter_init(&it, fw->eq.objs);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        Mlx5Eq *eq = v;
+        if (eq_wants(eq, type)) {
+            mlx5_eq_post(fw, eq, type, sub_type, data);
+            return;
+        }
+    }
+    mlx5emu_trace_eq_no_subscriber(type, sub_type);
+}
+
+void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm)
+{
+    uint32_t eqn = val >> 24;
+    uint32_t ci24 = val & 0xffffff;
+    Mlx5Eq *eq = mlx5_table_get(&fw->eq, eqn);
+    uint32_t ci;
+
+    if (!eq) {
+        mlx5emu_trace_ub_eq_doorbell_unknown(eqn);
+        mlx5_guest_error(fw, "EQ doorbell for EQ 0x%x that does not exist", eqn);
+        return;
+    }
+    /* The doorbell carries 24 bits of the consumer counter. */
+    ci = (eq->pi & ~0xffffffu) | ci24;
+    if ((int32_t)(ci - eq->pi) > 0) {
+        ci -= 1u << 24;
+    }
+    if ((int32_t)(eq->pi - ci) < 0 || eq->pi - ci > (1u << eq->ring.log_size)) {
+        mlx5emu_trace_ub_eq_bad_ci(eqn, ci24, eq->pi);
+        mlx5_guest_error(fw, "EQ 0x%x doorbell ci 0x%x beyond pi 0x%x", eqn, ci24, eq->pi);
+        return;
+    }
+    eq->ci = ci;
+    mlx5emu_trace_eq_doorbell(eqn, ci, arm);
+    if (!arm) {
+        return;
+    }
+    if (eq->pi != eq->ci) {
+        /* EQEs the driver has not seen yet: interrupt at once. */
+        mlx5emu_trace_eq_interrupt(eq->eqn, eq->intr);
+        fw->plat->msix_notify(fw->opaque, eq->intr);
+    } else {
+        eq->armed = true;
+    }
+}
+
+unsigned cmd_create_eq(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    const uint8_t *eqc = PRM_PTR(create_eq_in, eq_context_entry, c->in);
+    const uint8_t *mask = PRM_PTR(create_eq_in, event_bitmask, c->in);
+    uint32_t log_size = PRM_GET(eqc, log_eq_size, eqc);
+    uint32_t log_page = PRM_GET(eqc, log_page_size, eqc);
+    uint32_t intr = PRM_GET(eqc, intr, eqc);
+    uint32_t uar = PRM_GET(eqc, uar_page, eqc);
+    uint32_t pas_off = PRM_BYTE_OFF(create_eq_in, pas);
+    Mlx5Eq *eq;
+
+    if (log_size > MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_eq_sz)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
+    }
+    if (log_page > 18) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
+    }
+    if (intr >= fw->cfg.msix_vectors) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_VECTOR);
+    }
+    if (!mlx5_table_get(&fw->uar, uar)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_UAR);
+    }
+    eq = g_new0(Mlx5Eq, 1);
+    if (!mlx5_ring_init(&eq->ring, c->in + pas_off, c->inlen - pas_off, log_size,
+                        6, log_page + 12, PRM_GET(eqc, page_offset, eqc) * 64)) {
+        g_free(eq);
+        return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
+    }
+    for (int i = 0; i < 4; i++) {
+        eq->event_bitmask[i] = prm_be64(mask + 8 * i);
+    }
+    eq->intr = intr;
+    eq->uar_page = uar;
+    if (!mlx5_table_alloc(&fw->eq, eq, &eq->eqn)) {
+        mlx5_eq_destroy(eq);
+        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    }
+    if (eq_wants(eq, MLX5_EVENT_CMD) && !fw->have_cmd_eq) {
+        fw->have_cmd_eq = true;
+        fw->cmd_eqn = eq->eqn;
+    }
+    PRM_SET(create_eq_out, eq_number, c->out, eq->eqn);
+    c->obj = eq->eqn;
+    mlx5emu_trace_eq_create(eq->eqn, log_size, intr, eq->event_bitmask[0]);
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_destroy_eq(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    uint32_t eqn = PRM_GET(destroy_eq_in, eq_number, c->in);
+
+    c->obj = eqn;
+    if (!mlx5_table_get(&fw->eq, eqn)) {
+        return CMD_FAIL(c, BAD_RES, BAD_EQ);
+    }
+    if (fw->have_cmd_eq && fw->cmd_eqn == eqn) {
+        fw->have_cmd_eq = false;
+    }
+    mlx5_table_remove(&fw->eq, eqn);
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_query_eq(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    uint32_t eqn = PRM_GET(query_eq_in, eq_number, c->in);
+    Mlx5Eq *eq = mlx5_table_get(&fw->eq, eqn);
+    uint8_t *eqc = PRM_PTR(query_eq_out, eq_context_entry, c->out);
+
+    c->obj = eqn;
+    if (!eq) {
+        return CMD_FAIL(c, BAD_RES, BAD_EQ);
+    }
+    PRM_SET(eqc, log_eq_size, eqc, eq->ring.log_size);
+    PRM_SET(eqc, log_page_size, eqc, eq->ring.log_page_size - 12);
+    PRM_SET(eqc, uar_page, eqc, eq->uar_page);
+    PRM_SET(eqc, intr, eqc, eq->intr);
+    PRM_SET(eqc, st, eqc, eq->armed ? 0x9 : 0xa);  /* ARMED / FIRED */
+    PRM_SET(eqc, consumer_counter, eqc, eq->ci & 0xffffff);
+    PRM_SET(eqc, producer_counter, eqc, eq->pi & 0xffffff);
+    prm_put_be64(PRM_PTR(query_eq_out, event_bitmask, c->out), eq->event_bitmask[0]);
+    return MLX5_CMD_STAT_OK;
+}

@@ -1,0 +1,364 @@
+/*
+ * The firmware model: the state behind the command interface.
+ *
+ * Concepts
+ * --------
+ * A ConnectX runs firmware that owns every object the driver creates and
+ * answers the command queue (PRM "Command Interface").  Mlx5Fw is that
+ * firmware: the init segment registers, the HCA life cycle (ENABLE_HCA ->
+ * INIT_HCA -> TEARDOWN_HCA -> DISABLE_HCA), the capability profile, the
+ * object tables, the port and vport state, and the event queues through
+ * which it reports command completions and port changes.
+ *
+ * The entry points are bytes in, status out, so they can be driven by a
+ * QEMU device, a unit test or a fuzzer alike:
+ *   mlx5_fw_exec()          run one command on flat in/out buffers
+ *   mlx5_cmdif_doorbell()   run the command-queue slots the driver rang
+ *   mlx5_iseg_read/write()  the initialization segment (BAR0 0..0x2010)
+ * The data path (hw-rdma) uses the same state through the accessors in
+ * this header and posts events with mlx5_eq_post().
+ */
+#ifndef MLX5EMU_FW_H
+#define MLX5EMU_FW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "objects.h"
+#include "platform.h"
+#include "prm.h"
+#include "mlx5emu-trace.h"
+
+/* Command delivery status (entry status_own bits 7:1) and command status
+ * (mbox_out.status), PRM "Command Interface" / Linux device.h. */
+enum {
+    MLX5_CMD_DELIV_OK = 0x0,
+    MLX5_CMD_DELIV_BAD_BLK_NUM = 0x3,
+    MLX5_CMD_DELIV_OUT_PTR_ALIGN = 0x4,
+    MLX5_CMD_DELIV_IN_PTR_ALIGN = 0x5,
+    MLX5_CMD_DELIV_FW_ERR = 0x6,
+    MLX5_CMD_DELIV_IN_LENGTH = 0x7,
+    MLX5_CMD_DELIV_OUT_LENGTH = 0x8,
+    MLX5_CMD_DELIV_CMD_DESCR = 0x10,
+};
+
+#define MLX5_CMD_STATUS_LIST(X) \
+    X(OK, 0x0) X(INT_ERR, 0x1) X(BAD_OP, 0x2) X(BAD_PARAM, 0x3) \
+    X(BAD_SYS_STATE, 0x4) X(BAD_RES, 0x5) X(RES_BUSY, 0x6) X(NOT_READY, 0x7) \
+    X(LIM_ERR, 0x8) X(BAD_RES_STATE, 0x9) X(IX_ERR, 0xa) X(NO_RES, 0xf) \
+    X(BAD_QP_STATE, 0x10) X(BAD_PKT, 0x30) X(BAD_SIZE_OUTS_CQES, 0x40) \
+    X(BAD_INP_LEN, 0x50) X(BAD_OUTP_LEN, 0x51)
+#define MLX5_STATUS_ENUM_(n, v) MLX5_CMD_STAT_##n = (v),
+enum { MLX5_CMD_STATUS_LIST(MLX5_STATUS_ENUM_) };
+const char *mlx5_cmd_status_name(unsigned status);
+
+/* Capability types (QUERY_HCA_CAP op_mod >> 1). */
+enum {
+    MLX5_CAP_GENERAL = 0x0,
+    MLX5_CAP_ETHERNET_OFFLOADS = 0x1,
+    MLX5_CAP_ODP = 0x2,
+    MLX5_CAP_ATOMIC = 0x3,
+    MLX5_CAP_ROCE = 0x4,
+    MLX5_CAP_FLOW_TABLE = 0x7,
+    MLX5_CAP_GENERAL_2 = 0x20,
+    MLX5_CAP_TYPES = 0x40,
+};
+#define MLX5_CAP_BYTES 4096
+
+/* Event types (EQE.type), PRM "Events". */
+enum {
+    MLX5_EVENT_COMP = 0x00,
+    MLX5_EVENT_CQ_ERROR = 0x04,
+    MLX5_EVENT_PORT_CHANGE = 0x09,
+    MLX5_EVENT_CMD = 0x0a,
+    MLX5_EVENT_PAGE_REQUEST = 0x0b,
+};
+enum { MLX5_PORT_CHANGE_DOWN = 1, MLX5_PORT_CHANGE_ACTIVE = 4 };
+
+#define MLX5_EQE_BYTES 64
+#define MLX5_MAX_EQ 256              /* EQ numbers are u8 in the driver */
+#define MLX5_CMDQ_LOG_SZ 5
+#define MLX5_CMDQ_LOG_STRIDE 6
+#define MLX5_CMDQ_SLOTS (1u << MLX5_CMDQ_LOG_SZ)
+#define MLX5_BAR0_SIZE (32u << 20)   /* real ConnectX: 32 MiB, 64-bit */
+#define MLX5_FIRST_UAR_INDEX 8       /* pages 0-2: init segment; 4-7: MSI-X */
+#define MLX5_MAX_UAR_INDEX (MLX5_BAR0_SIZE / 4096 - 1)
+#define MLX5_MSIX_TABLE_OFFSET 0x4000
+#define MLX5_MSIX_PBA_OFFSET 0x6000
+#define MLX5_MAX_PAGES (1u << 20)    /* pages a driver may give (4 GiB) */
+#define MLX5_GID_TABLE_SIZE 256
+/* PMTU max_mtu; the driver's netdev max is this minus 22 (L2 hard MTU). */
+#define MLX5_PORT_MAX_MTU 10000
+#define MLX5_MAX_UC_LIST 128
+#define MLX5_MAX_MC_LIST 128
+/* Bound on one command's input/output (mailbox chains): far above what
+ * the drivers send (the largest is a CREATE_MKEY page list), small enough
+ * that a guest cannot make the host allocate without limit. */
+#define MLX5_CMD_MAX_LEN (16u + 512u * 4096u)
+
+/* Ring geometry shared by EQs, CQs and work queues: entry i lives at
+ * byte (i << log_stride) of a buffer described by a guest page list. */
+typedef struct Mlx5Ring {
+    uint64_t *pas;              /* page addresses */
+    uint32_t npas;
+    uint8_t log_page_size;      /* in bytes (12 = 4 KiB) */
+    uint32_t page_offset;       /* bytes into the first page */
+    uint8_t log_size;           /* entries */
+    uint8_t log_stride;         /* bytes per entry */
+} Mlx5Ring;
+
+typedef struct Mlx5Eq {
+    uint32_t eqn;
+    Mlx5Ring ring;
+    uint64_t event_bitmask[4];
+    uint32_t uar_page;
+    uint16_t intr;              /* MSI-X vector */
+    uint32_t pi;                /* producer counter */
+    uint32_t ci;                /* consumer counter from the doorbell */
+    bool armed;
+    uint64_t overflows;
+} Mlx5Eq;
+
+typedef struct Mlx5Cq {
+    uint32_t cqn;
+    Mlx5Ring ring;
+    uint32_t eqn;
+    uint32_t uar_page;
+    uint64_t dbr_addr;
+    uint32_t pi;
+    uint32_t arm_ci;
+    uint8_t arm;                /* 0: disarmed, 1: next, 2: solicited */
+    uint8_t arm_sn;
+    uint16_t cq_period, cq_max_count;
+    bool in_error;
+} Mlx5Cq;
+
+typedef enum { MLX5_WQ_SQ, MLX5_WQ_RQ, MLX5_WQ_QP } Mlx5WqKind;
+enum { MLX5_RQC_STATE_RST = 0, MLX5_RQC_STATE_RDY = 1, MLX5_RQC_STATE_ERR = 3 };
+
+/* SQ, RQ and QP share one 24-bit number space (PRM). */
+typedef struct Mlx5Wq {
+    uint32_t num;
+    Mlx5WqKind kind;
+    uint8_t state;
+    uint32_t cqn;
+    uint32_t pd;
+    uint32_t tisn;              /* SQ */
+    uint32_t user_index;
+    uint8_t min_wqe_inline_mode;
+    uint64_t dbr_addr;
+    Mlx5Ring ring;
+    uint32_t hw_counter;        /* next WQE the device will execute */
+    uint8_t qp_st;              /* QP service type (QP only) */
+} Mlx5Wq;
+
+typedef struct Mlx5Mkey {
+    uint32_t index;
+    uint8_t key8;
+    uint32_t pd;
+    uint8_t access_mode;
+    bool lr, lw, rr, rw, a, length64;
+    uint64_t start_addr, len;
+    uint32_t qpn;
+} Mlx5Mkey;
+
+typedef struct Mlx5Tis { uint32_t tisn, td; uint8_t prio; } Mlx5Tis;
+
+typedef struct Mlx5Tir {
+    uint32_t tirn, td;
+    uint8_t disp_type;
+    uint32_t inline_rqn, indirect_table;
+    uint8_t rx_hash_fn;
+    bool rx_hash_symmetric;
+    uint8_t self_lb_block;
+    uint8_t toeplitz_key[40];
+    uint32_t hash_sel_outer;
+} Mlx5Tir;
+
+typedef struct Mlx5Rqt {
+    uint32_t rqtn;
+    uint32_t max_size, actual_size;
+    uint32_t *rqn;
+} Mlx5Rqt;
+
+#define MLX5_MATCH_PARAM_BYTES 512
+typedef struct Mlx5FlowGroup {
+    uint32_t id, table_id;
+    uint32_t start, end;
+    uint8_t criteria_enable;
+    uint8_t criteria[MLX5_MATCH_PARAM_BYTES];
+} Mlx5FlowGroup;
+
+typedef struct Mlx5FlowDest { uint8_t type; uint32_t id; } Mlx5FlowDest;
+
+typedef struct Mlx5Fte {
+    uint32_t index, group_id;
+    uint16_t action;
+    uint32_t flow_tag;
+    uint32_t ndest;
+    Mlx5FlowDest *dest;
+    uint8_t match[MLX5_MATCH_PARAM_BYTES];
+} Mlx5Fte;
+
+typedef struct Mlx5FlowTable {
+    uint32_t id;
+    uint8_t type, level, log_size, miss_action;
+    uint32_t miss_id;
+    Mlx5Table ftes;             /* index -> Mlx5Fte */
+} Mlx5FlowTable;
+
+typedef struct Mlx5RoceAddr {
+    bool valid;
+    uint8_t l3[16];
+    uint8_t mac[6];
+    uint8_t roce_version, l3_type;
+    uint16_t vlan_id;
+    bool vlan_valid;
+} Mlx5RoceAddr;
+
+/* Port traffic, counted by the data path, reported by QUERY_VPORT_COUNTER
+ * and the PPCNT register. */
+typedef struct Mlx5PortCounters {
+    uint64_t tx_frames, tx_octets, tx_ucast, tx_mcast, tx_bcast;
+    uint64_t rx_frames, rx_octets, rx_ucast, rx_mcast, rx_bcast;
+    uint64_t rx_dropped;        /* no steering match / no receive WQE */
+} Mlx5PortCounters;
+
+/* What the platform tells the firmware about the board. */
+typedef struct Mlx5FwConfig {
+    uint16_t fw_major, fw_minor, fw_sub;
+    uint8_t mac[6];
+    unsigned msix_vectors;
+    uint16_t device_id;
+    char psid[17];
+} Mlx5FwConfig;
+
+enum { MLX5_HCA_DISABLED, MLX5_HCA_ENABLED, MLX5_HCA_INITIALIZED };
+
+/* Object tables, in the order a reset reports them. */
+#define MLX5_OBJ_TABLES(X) \
+    X(uar) X(pd) X(td) X(xrcd) X(q_counter) X(mkey) X(eq) X(cq) X(wq) \
+    X(tis) X(tir) X(rqt) X(flow_table) X(flow_group)
+
+typedef struct Mlx5Fw {
+    const Mlx5Platform *plat;
+    void *opaque;
+    Mlx5FwConfig cfg;
+
+    /* initialization segment */
+    uint32_t cmdq_addr_h, cmdq_addr_l;
+    uint32_t health_counter;
+    uint8_t nic_interface;
+
+    /* HCA */
+    int hca_state;
+    uint16_t issi;
+    uint8_t caps_max[MLX5_CAP_TYPES][MLX5_CAP_BYTES];
+    uint8_t caps_cur[MLX5_CAP_TYPES][MLX5_CAP_BYTES];
+    bool cap_valid[MLX5_CAP_TYPES];
+    uint32_t cmd_eqn;           /* EQ subscribed to command completions */
+    bool have_cmd_eq;
+
+    /* objects */
+#define MLX5_TABLE_FIELD_(n) Mlx5Table n;
+    MLX5_OBJ_TABLES(MLX5_TABLE_FIELD_)
+    uint32_t flow_root[8];      /* root table id per table_type, 0 = none */
+    bool flow_root_set[8];
+
+    /* port and vport */
+    uint8_t paos_admin;         /* 1 up, 2 down */
+    bool link_carrier;          /* cable side: the platform's link */
+    bool port_up;               /* oper status reported to the driver */
+    uint16_t admin_mtu;
+    uint16_t vport_mtu;
+    bool roce_en;
+    bool promisc_uc, promisc_mc, promisc_all;
+    uint8_t uc_list[MLX5_MAX_UC_LIST][6];
+    uint32_t uc_count;
+    uint8_t mc_list[MLX5_MAX_MC_LIST][6];
+    uint32_t mc_count;
+    Mlx5RoceAddr gid[MLX5_GID_TABLE_SIZE];
+    char node_desc[64];
+    Mlx5PortCounters counters;
+    bool pause_rx, pause_tx;
+
+    /* pages given with MANAGE_PAGES, returned on TAKE */
+    uint64_t *pages;
+    uint32_t npages;
+    /* command slots rung and not yet run; which of them get an EQE */
+    uint32_t cmd_pending, cmd_pending_event;
+
+    /* rate limit for guest-error messages */
+    uint64_t gerr_window_start;
+    unsigned gerr_in_window;
+} Mlx5Fw;
+
+void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
+                  const Mlx5FwConfig *cfg);
+void mlx5_fw_fini(Mlx5Fw *fw);
+/* Function-level reset / power-on: free every object, back to DISABLED.
+ * Returns how many objects were freed. */
+unsigned mlx5_fw_reset(Mlx5Fw *fw, const char *why);
+unsigned mlx5_fw_object_count(const Mlx5Fw *fw);
+
+/* Run one command: `in` holds inlen bytes (header first), `out` has room
+ * for outlen bytes.  Returns the command status (also in out[0]). */
+unsigned mlx5_fw_exec(Mlx5Fw *fw, const uint8_t *in, uint32_t inlen,
+                      uint8_t *out, uint32_t outlen);
+
+/* Command queue: the driver wrote `bits` to cmd_dbell.  The slots are
+ * queued; mlx5_cmdif_run() executes them (the platform calls it off the
+ * MMIO path, e.g. from a bottom half). */
+void mlx5_cmdif_doorbell(Mlx5Fw *fw, uint32_t bits);
+void mlx5_cmdif_run(Mlx5Fw *fw);
+
+/* Initialization segment (offset relative to BAR0, size 1, 2 or 4). */
+uint32_t mlx5_iseg_read(Mlx5Fw *fw, uint32_t off, unsigned size);
+void mlx5_iseg_write(Mlx5Fw *fw, uint32_t off, uint32_t val, unsigned size);
+void mlx5_iseg_tick(Mlx5Fw *fw);        /* health counter */
+#define MLX5_ISEG_SIZE 0x2010
+
+/* Capabilities (caps.c). */
+void mlx5_caps_init(Mlx5Fw *fw);
+#define MLX5_CAP_GET(fw, type, layout, field) \
+    PRM_GET(layout, field, (fw)->caps_cur[type])
+
+/* Event queues (eq.c). */
+void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
+                  const uint8_t data[28]);
+void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
+                        const uint8_t data[28]);
+void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm);
+void mlx5_eq_destroy(gpointer eq);
+/* Object destructors (table callbacks). */
+void mlx5_cq_destroy(gpointer cq);
+void mlx5_wq_destroy(gpointer wq);
+void mlx5_rqt_destroy(gpointer rqt);
+void mlx5_flow_table_destroy(gpointer ft);
+
+/* Rings (eq.c): guest address of entry `idx`, or false if out of range. */
+bool mlx5_ring_entry_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr);
+/* Read a page list of n 64-bit addresses from a command's input. */
+bool mlx5_ring_init(Mlx5Ring *r, const uint8_t *pas, uint64_t avail_bytes,
+                    uint8_t log_size, uint8_t log_stride,
+                    uint8_t log_page_size, uint32_t page_offset);
+void mlx5_ring_fini(Mlx5Ring *r);
+
+/* Port (port.c). */
+void mlx5_port_set_carrier(Mlx5Fw *fw, bool carrier);
+void mlx5_port_update(Mlx5Fw *fw);
+
+/* Rate-limited LOG_GUEST_ERROR. */
+void mlx5_guest_error(Mlx5Fw *fw, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* Guest memory, bounded by the platform. */
+static inline int mlx5_dma_read(Mlx5Fw *fw, uint64_t a, void *b, size_t n)
+{
+    return fw->plat->dma_read(fw->opaque, a, b, n);
+}
+static inline int mlx5_dma_write(Mlx5Fw *fw, uint64_t a, const void *b, size_t n)
+{
+    return fw->plat->dma_write(fw->opaque, a, b, n);
+}
+
+#endif

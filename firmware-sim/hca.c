@@ -1,0 +1,269 @@
+/*
+ * HCA life cycle and firmware state: ENABLE_HCA, INIT_HCA, TEARDOWN_HCA,
+ * DISABLE_HCA, ISSI, boot/init pages, adapter identity, reset.
+ *
+ * Sequence the drivers follow (Linux main.c mlx5_function_enable/open):
+ * ENABLE_HCA -> QUERY_ISSI/SET_ISSI -> QUERY_PAGES(boot) -> HOST_ENDIANNESS
+ * -> QUERY/SET_HCA_CAP -> QUERY_PAGES(init) -> INIT_HCA ...  and at unload
+ * TEARDOWN_HCA -> MANAGE_PAGES(take) -> DISABLE_HCA.  TEARDOWN_HCA and
+ * DISABLE_HCA free every object (a trace event reports how many).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+/* Guest-error messages: at most 20 per second of the platform clock. */
+void mlx5_guest_error(Mlx5Fw *fw, const char *fmt, ...)
+{
+    uint64_t now = fw->plat->clock_ns(fw->opaque);
+    char msg[256];
+    va_list ap;
+
+    if (now - fw->gerr_window_start > 1000000000ull) {
+        fw->gerr_window_start = now;
+        fw->gerr_in_window = 0;
+    }
+    if (++fw->gerr_in_window > 20) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fw->plat->guest_error(fw->opaque, msg);
+}
+
+static void fw_tables_init(Mlx5Fw *fw)
+{
+    mlx5_table_init(&fw->uar, "uar", MLX5_FIRST_UAR_INDEX, MLX5_MAX_UAR_INDEX, g_free);
+    mlx5_table_init(&fw->pd, "pd", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->td, "td", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->xrcd, "xrcd", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->q_counter, "q_counter", 1, 0xff, g_free);
+    mlx5_table_init(&fw->mkey, "mkey", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->eq, "eq", 0, MLX5_MAX_EQ - 1, mlx5_eq_destroy);
+    mlx5_table_init(&fw->cq, "cq", 1, 0xffffff, mlx5_cq_destroy);
+    mlx5_table_init(&fw->wq, "wq", 0x100, 0xffffff, mlx5_wq_destroy);
+    mlx5_table_init(&fw->tis, "tis", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->tir, "tir", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->rqt, "rqt", 1, 0xffffff, mlx5_rqt_destroy);
+    mlx5_table_init(&fw->flow_table, "flow_table", 1, 0xffffff, mlx5_flow_table_destroy);
+    mlx5_table_init(&fw->flow_group, "flow_group", 1, 0xffffff, g_free);
+}
+
+void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
+                  const Mlx5FwConfig *cfg)
+{
+    memset(fw, 0, sizeof(*fw));
+    fw->plat = plat;
+    fw->opaque = opaque;
+    fw->cfg = *cfg;
+    fw->link_carrier = true;
+    fw_tables_init(fw);
+    mlx5_fw_reset(fw, "power-on");
+}
+
+void mlx5_fw_fini(Mlx5Fw *fw)
+{
+#define MLX5_TABLE_FINI_(n) mlx5_table_fini(&fw->n);
+    MLX5_OBJ_TABLES(MLX5_TABLE_FINI_)
+    g_free(fw->pages);
+    fw->pages = NULL;
+}
+
+unsigned mlx5_fw_object_count(const Mlx5Fw *fw)
+{
+    unsigned n = 0;
+#define MLX5_TABLE_COUNT_(t) n += mlx5_table_count(&fw->t);
+    MLX5_OBJ_TABLES(MLX5_TABLE_COUNT_)
+    return n;
+}
+
+/* Free every object the driver created; the HCA keeps its enable state. */
+static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
+{
+    unsigned total = 0, n;
+
+    /* Flow tables reference groups, TIRs reference RQTs: free users first. */
+    n = mlx5_table_clear(&fw->flow_table); total += n;
+    if (n) mlx5emu_trace_fw_freed(why, "flow_table", n);
+#define MLX5_TABLE_CLEAR_(t) \
+    n = mlx5_table_clear(&fw->t); total += n; \
+    if (n) mlx5emu_trace_fw_freed(why, #t, n);
+    MLX5_OBJ_TABLES(MLX5_TABLE_CLEAR_)
+    memset(fw->flow_root, 0, sizeof(fw->flow_root));
+    memset(fw->flow_root_set, 0, sizeof(fw->flow_root_set));
+    memset(fw->gid, 0, sizeof(fw->gid));
+    fw->have_cmd_eq = false;
+    fw->uc_count = fw->mc_count = 0;
+    fw->promisc_uc = fw->promisc_mc = fw->promisc_all = false;
+    fw->roce_en = false;
+    fw->paos_admin = 2;
+    fw->port_up = false;
+    fw->vport_mtu = 0;
+    fw->admin_mtu = 1500 + 22;
+    fw->npages = 0;
+    return total;
+}
+
+unsigned mlx5_fw_reset(Mlx5Fw *fw, const char *why)
+{
+    unsigned freed = fw_free_objects(fw, why);
+
+    fw->hca_state = MLX5_HCA_DISABLED;
+    fw->issi = 0;
+    fw->cmdq_addr_h = fw->cmdq_addr_l = 0;
+    fw->nic_interface = 0;
+    fw->cmd_pending = 0;
+    mlx5_caps_init(fw);
+    snprintf(fw->node_desc, sizeof(fw->node_desc), "mlx5emu ConnectX-6 Dx (emulated)");
+    mlx5emu_trace_fw_reset(why, freed);
+    return freed;
+}
+
+unsigned cmd_enable_hca(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    if (PRM_GET(enable_hca_in, function_id, c->in) != 0 ||
+        PRM_GET(enable_hca_in, embedded_cpu_function, c->in)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_FUNCTION);
+    }
+    /* A driver recovering from an error re-enables without a teardown
+     * (Linux mlx5_load_one(recovery)): start from a clean function. */
+    if (fw->hca_state != MLX5_HCA_DISABLED) {
+        fw_free_objects(fw, "ENABLE_HCA");
+        mlx5_caps_init(fw);
+    }
+    fw->hca_state = MLX5_HCA_ENABLED;
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_disable_hca(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    if (PRM_GET(disable_hca_in, function_id, c->in) != 0 ||
+        PRM_GET(disable_hca_in, embedded_cpu_function, c->in)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_FUNCTION);
+    }
+    fw_free_objects(fw, "DISABLE_HCA");
+    mlx5_caps_init(fw);
+    fw->hca_state = MLX5_HCA_DISABLED;
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_init_hca(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    if (fw->hca_state == MLX5_HCA_INITIALIZED) {
+        return CMD_FAIL(c, BAD_SYS_STATE, ALREADY_INIT);
+    }
+    fw->hca_state = MLX5_HCA_INITIALIZED;
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_teardown_hca(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    unsigned profile = PRM_GET(teardown_hca_in, profile, c->in);
+
+    /* 0 = graceful close; fast/force teardown are not advertised. */
+    if (profile != 0) {
+        return CMD_FAIL(c, BAD_PARAM, TEARDOWN_PROFILE);
+    }
+    if (fw->hca_state != MLX5_HCA_INITIALIZED) {
+        return CMD_FAIL(c, BAD_SYS_STATE, NOT_INITIALIZED);
+    }
+    fw_free_objects(fw, "TEARDOWN_HCA");
+    fw->hca_state = MLX5_HCA_ENABLED;
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_query_issi(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    PRM_SET(query_issi_out, current_issi, c->out, fw->issi);
+    PRM_SET(query_issi_out, supported_issi_dw0, c->out, 0x3);  /* ISSI 0 and 1 */
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_set_issi(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    unsigned issi = PRM_GET(set_issi_in, current_issi, c->in);
+
+    if (issi > 1) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_ISSI);
+    }
+    fw->issi = issi;
+    return MLX5_CMD_STAT_OK;
+}
+
+/* The device keeps its state in host memory and asks for no pages: the
+ * driver then sends no MANAGE_PAGES (6.1 sends a GIVE of 0 entries). */
+unsigned cmd_query_pages(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    if (c->op_mod < 1 || c->op_mod > 3) {      /* boot, init, regular */
+        return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
+    }
+    if (PRM_GET(query_pages_in, function_id, c->in) != 0) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_FUNCTION);
+    }
+    PRM_SET(query_pages_out, num_pages, c->out, 0);
+    (void)fw;
+    return MLX5_CMD_STAT_OK;
+}
+
+/* Pages a driver gives anyway are kept and returned exactly on TAKE. */
+unsigned cmd_manage_pages(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    uint32_t n = PRM_GET(manage_pages_in, input_num_entries, c->in);
+    uint32_t pas = PRM_BYTE_OFF(manage_pages_in, pas);
+
+    if (PRM_GET(manage_pages_in, function_id, c->in) != 0) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_FUNCTION);
+    }
+    switch (c->op_mod) {
+    case 0:                                     /* allocation failed */
+        return MLX5_CMD_STAT_OK;
+    case 1:                                     /* GIVE */
+        if (!mlx5_cmd_has(c, pas, n, 8)) {
+            return CMD_FAIL(c, BAD_INP_LEN, IN_TOO_SHORT);
+        }
+        if (n > MLX5_MAX_PAGES - fw->npages) {
+            return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+        }
+        fw->pages = g_renew(uint64_t, fw->pages, fw->npages + n);
+        for (uint32_t i = 0; i < n; i++) {
+            fw->pages[fw->npages++] = prm_be64(c->in + pas + 8 * i);
+        }
+        return MLX5_CMD_STAT_OK;
+    case 2: {                                   /* TAKE */
+        uint32_t room = (c->outlen - PRM_BYTE_OFF(manage_pages_out, pas)) / 8;
+        uint32_t k = MIN(MIN(n, fw->npages), room);
+        for (uint32_t i = 0; i < k; i++) {
+            prm_put_be64(c->out + PRM_BYTE_OFF(manage_pages_out, pas) + 8 * i,
+                         fw->pages[--fw->npages]);
+        }
+        PRM_SET(manage_pages_out, output_num_entries, c->out, k);
+        return MLX5_CMD_STAT_OK;
+    }
+    default:
+        return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
+    }
+}
+
+unsigned cmd_query_adapter(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    uint8_t *blk = PRM_PTR(query_adapter_out, query_adapter_struct, c->out);
+
+    PRM_SET(query_adapter_param_block, ieee_vendor_id, blk, 0x0002c9);
+    PRM_SET(query_adapter_param_block, vsd_vendor_id, blk, 0x15b3);
+    memcpy(PRM_PTR(query_adapter_param_block, vsd_contd_psid, blk), fw->cfg.psid,
+           MIN(strlen(fw->cfg.psid), (size_t)16));
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_set_driver_version(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    char ver[65] = { 0 };
+
+    memcpy(ver, PRM_PTR(set_driver_version_in, driver_version, c->in), 64);
+    mlx5emu_trace_fw_driver_version(ver);
+    (void)fw;
+    return MLX5_CMD_STAT_OK;
+}

@@ -1,0 +1,42 @@
+/*
+ * The platform interface: everything the device model needs from its host.
+ *
+ * Concepts
+ * --------
+ * firmware-sim and hw-rdma never include QEMU headers.  They reach guest
+ * memory, interrupts, the wire, time and the log only through this table,
+ * which the QEMU device (hw/mlx5.c) fills with QEMU APIs and which unit
+ * tests, fuzzers and benchmarks fill with in-process fakes.
+ *
+ * Trace events are the exception: they are plain functions declared in the
+ * generated "mlx5emu-trace.h" (one per line of hw/trace-events), bound at
+ * link time to QEMU's trace backend or to a stderr printer for tests.
+ *
+ * All calls are made from the thread that runs the device (QEMU's main loop
+ * under the BQL); none may be made re-entrantly from inside a callback.
+ */
+#ifndef MLX5EMU_PLATFORM_H
+#define MLX5EMU_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Mlx5Platform {
+    /* Guest-physical memory.  Return 0 on success, -1 if any byte of the
+     * range is not guest RAM (the device then answers the PRM way). */
+    int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
+    int (*dma_write)(void *opaque, uint64_t addr, const void *buf, size_t len);
+    /* Raise MSI-X vector `vector` (already bounded by the core). */
+    void (*msix_notify)(void *opaque, unsigned vector);
+    /* Send one Ethernet frame (no FCS) on the port. */
+    void (*tx_frame)(void *opaque, const uint8_t *frame, size_t len);
+    /* Monotonic clock in nanoseconds. */
+    uint64_t (*clock_ns)(void *opaque);
+    /* A guest programming error, already rate-limited by the core. */
+    void (*guest_error)(void *opaque, const char *msg);
+    /* Link state changed as seen by the port (for the platform's netdev). */
+    void (*link_changed)(void *opaque, bool up);
+} Mlx5Platform;
+
+#endif

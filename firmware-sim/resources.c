@@ -1,0 +1,170 @@
+/*
+ * Simple resources: UAR pages, protection domains, transport domains, XRC
+ * domains, Q counters and memory keys.
+ *
+ * UAR index N is BAR0 page N (Linux uar.c uar2pfn); indices start above the
+ * init segment and the MSI-X pages.  An MKey is index << 8 | key byte
+ * (PRM "Memory Key"); the driver destroys it by index.
+ */
+#include "cmd.h"
+
+typedef struct Mlx5Res { uint32_t id; } Mlx5Res;
+
+typedef struct Mlx5QCounter {
+    uint32_t id;
+    uint64_t out_of_buffer;
+} Mlx5QCounter;
+
+static unsigned res_alloc(Mlx5Table *t, Mlx5Cmd *c, uint32_t *id)
+{
+    Mlx5Res *r = g_new0(Mlx5Res, 1);
+
+    if (!mlx5_table_alloc(t, r, &r->id)) {
+        g_free(r);
+        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    }
+    *id = c->obj = r->id;
+    return MLX5_CMD_STAT_OK;
+}
+
+static unsigned res_free(Mlx5Table *t, Mlx5Cmd *c, uint32_t id, uint32_t synd)
+{
+    c->obj = id;
+    if (!mlx5_table_remove(t, id)) {
+        c->syndrome = synd;
+        return MLX5_CMD_STAT_BAD_RES;
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+#define RES_ALLOC_CMD(fn, table, layout, field) \
+unsigned fn(Mlx5Fw *fw, Mlx5Cmd *c) \
+{ \
+    uint32_t id; \
+    unsigned st = res_alloc(&fw->table, c, &id); \
+    if (st == MLX5_CMD_STAT_OK) { \
+        PRM_SET(layout, field, c->out, id); \
+    } \
+    return st; \
+}
+#define RES_FREE_CMD(fn, table, layout, field, synd) \
+unsigned fn(Mlx5Fw *fw, Mlx5Cmd *c) \
+{ \
+    return res_free(&fw->table, c, PRM_GET(layout, field, c->in), MLX5_SYND_##synd); \
+}
+
+RES_ALLOC_CMD(cmd_alloc_uar, uar, alloc_uar_out, uar)
+RES_FREE_CMD(cmd_dealloc_uar, uar, dealloc_uar_in, uar, BAD_UAR)
+RES_ALLOC_CMD(cmd_alloc_pd, pd, alloc_pd_out, pd)
+RES_FREE_CMD(cmd_dealloc_pd, pd, dealloc_pd_in, pd, BAD_PD)
+RES_ALLOC_CMD(cmd_alloc_transport_domain, td, alloc_transport_domain_out, transport_domain)
+RES_FREE_CMD(cmd_dealloc_transport_domain, td, dealloc_transport_domain_in, transport_domain, BAD_TD)
+RES_ALLOC_CMD(cmd_alloc_xrcd, xrcd, alloc_xrcd_out, xrcd)
+RES_FREE_CMD(cmd_dealloc_xrcd, xrcd, dealloc_xrcd_in, xrcd, BAD_ID)
+
+unsigned cmd_alloc_q_counter(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    Mlx5QCounter *q = g_new0(Mlx5QCounter, 1);
+    uint32_t max = MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_cnt);
+
+    if (mlx5_table_count(&fw->q_counter) >= max ||
+        !mlx5_table_alloc(&fw->q_counter, q, &q->id)) {
+        g_free(q);
+        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    }
+    c->obj = q->id;
+    PRM_SET(alloc_q_counter_out, counter_set_id, c->out, q->id);
+    return MLX5_CMD_STAT_OK;
+}
+
+RES_FREE_CMD(cmd_dealloc_q_counter, q_counter, dealloc_q_counter_in, counter_set_id, BAD_ID)
+
+unsigned cmd_query_q_counter(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    uint32_t id = PRM_GET(query_q_counter_in, counter_set_id, c->in);
+    Mlx5QCounter *q = mlx5_table_get(&fw->q_counter, id);
+
+    c->obj = id;
+    if (!q) {
+        return CMD_FAIL(c, BAD_RES, BAD_ID);
+    }
+    PRM_SET(query_q_counter_out, out_of_buffer, c->out, q->out_of_buffer);
+    if (PRM_GET(query_q_counter_in, clear, c->in)) {
+        q->out_of_buffer = 0;
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+/* Access modes (mkc.access_mode_1_0 | access_mode_4_2 << 2). */
+enum { MLX5_MKC_ACCESS_MODE_PA = 0 };
+
+unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    const uint8_t *mkc = PRM_PTR(create_mkey_in, memory_key_mkey_entry, c->in);
+    uint8_t mode = PRM_GET(mkc, access_mode_1_0, mkc) |
+                   PRM_GET(mkc, access_mode_4_2, mkc) << 2;
+    Mlx5Mkey *mk;
+
+    /* Physical-address keys are what mlx5e and the kernel's DMA MRs use;
+     * translated (MTT/KLM) keys come with user memory registration. */
+    if (mode != MLX5_MKC_ACCESS_MODE_PA) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_ACCESS_MODE);
+    }
+    if (!mlx5_table_get(&fw->pd, PRM_GET(mkc, pd, mkc))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_PD);
+    }
+    mk = g_new0(Mlx5Mkey, 1);
+    mk->key8 = PRM_GET(mkc, mkey_7_0, mkc);
+    mk->pd = PRM_GET(mkc, pd, mkc);
+    mk->access_mode = mode;
+    mk->lr = PRM_GET(mkc, lr, mkc);
+    mk->lw = PRM_GET(mkc, lw, mkc);
+    mk->rr = PRM_GET(mkc, rr, mkc);
+    mk->rw = PRM_GET(mkc, rw, mkc);
+    mk->a = PRM_GET(mkc, a, mkc);
+    mk->length64 = PRM_GET(mkc, length64, mkc);
+    mk->start_addr = PRM_GET(mkc, start_addr, mkc);
+    mk->len = PRM_GET(mkc, len, mkc);
+    mk->qpn = PRM_GET(mkc, qpn, mkc);
+    if (!mlx5_table_alloc(&fw->mkey, mk, &mk->index)) {
+        g_free(mk);
+        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    }
+    c->obj = mk->index << 8 | mk->key8;
+    PRM_SET(create_mkey_out, mkey_index, c->out, mk->index);
+    mlx5emu_trace_mkey_create(c->obj, mode, mk->pd, mk->start_addr, mk->len,
+                              mk->length64);
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_destroy_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    return res_free(&fw->mkey, c, PRM_GET(destroy_mkey_in, mkey_index, c->in),
+                    MLX5_SYND_BAD_MKEY);
+}
+
+unsigned cmd_query_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    uint32_t idx = PRM_GET(query_mkey_in, mkey_index, c->in);
+    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, idx);
+    uint8_t *mkc = PRM_PTR(query_mkey_out, memory_key_mkey_entry, c->out);
+
+    c->obj = idx;
+    if (!mk) {
+        return CMD_FAIL(c, BAD_RES, BAD_MKEY);
+    }
+    PRM_SET(mkc, access_mode_1_0, mkc, mk->access_mode & 3);
+    PRM_SET(mkc, access_mode_4_2, mkc, mk->access_mode >> 2);
+    PRM_SET(mkc, lr, mkc, mk->lr);
+    PRM_SET(mkc, lw, mkc, mk->lw);
+    PRM_SET(mkc, rr, mkc, mk->rr);
+    PRM_SET(mkc, rw, mkc, mk->rw);
+    PRM_SET(mkc, a, mkc, mk->a);
+    PRM_SET(mkc, qpn, mkc, mk->qpn);
+    PRM_SET(mkc, mkey_7_0, mkc, mk->key8);
+    PRM_SET(mkc, length64, mkc, mk->length64);
+    PRM_SET(mkc, pd, mkc, mk->pd);
+    PRM_SET(mkc, start_addr, mkc, mk->start_addr);
+    PRM_SET(mkc, len, mkc, mk->len);
+    return MLX5_CMD_STAT_OK;
+}

@@ -1,0 +1,105 @@
+/*
+ * Completion queues: the CQE writer and CQ arming (PRM "Completion
+ * Queues"; the driver side is Linux cq.h mlx5_cq_arm / en_txrx.c).
+ *
+ * A CQE is valid to software when the owner bit of op_own equals the wrap
+ * parity of its index: entry pi carries owner = (pi >> log_size) & 1.  An
+ * armed CQ posts one completion event (EQE type COMP, cqn at byte 0x38)
+ * to its EQ on the next CQE (or next solicited CQE) and disarms.
+ */
+#include <string.h>
+
+#include "cqe.h"
+#include "rdma.h"
+
+static void cq_event(Mlx5Fw *fw, Mlx5Cq *cq)
+{
+    Mlx5Eq *eq = mlx5_table_get(&fw->eq, cq->eqn);
+    uint8_t data[28] = { 0 };
+
+    cq->arm = 0;
+    if (!eq) {
+        mlx5emu_trace_ub_cq_no_eq(cq->cqn, cq->eqn);
+        return;
+    }
+    prm_put_be32(data + 0x38 - 0x20, cq->cqn & 0xffffff);
+    mlx5emu_trace_cq_event(cq->cqn, eq->eqn);
+    mlx5_eq_post(fw, eq, MLX5_EVENT_COMP, 0, data);
+}
+
+static void cq_overrun(Mlx5Fw *fw, Mlx5Cq *cq)
+{
+    uint8_t data[28] = { 0 };
+
+    /* PRM: CQ overrun -> CQ error event (type 0x04, syndrome 1). */
+    cq->in_error = true;
+    prm_put_be32(data, cq->cqn & 0xffffff);
+    data[0x0b] = 0x01;
+    mlx5emu_trace_ub_cq_overrun(cq->cqn, cq->pi);
+    mlx5_guest_error(fw, "CQ 0x%x overrun", cq->cqn);
+    mlx5_eq_post_async(fw, MLX5_EVENT_CQ_ERROR, 0, data);
+}
+
+bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
+{
+    uint32_t ci;
+    uint64_t addr;
+    uint8_t dbr[4];
+
+    if (cq->in_error) {
+        return false;
+    }
+    /* The consumer index lives in the CQ doorbell record (set_ci, +0). */
+    if (mlx5_dma_read(fw, cq->dbr_addr, dbr, 4) == 0) {
+        ci = prm_be32(dbr) & 0xffffff;
+        if (((cq->pi - ci) & 0xffffff) >= (1u << cq->ring.log_size)) {
+            cq_overrun(fw, cq);
+            return false;
+        }
+    }
+    if (!mlx5_ring_entry_addr(&cq->ring, cq->pi, &addr)) {
+        return false;
+    }
+    /* 128-byte CQEs: the 64-byte CQE is the second half. */
+    addr += (1u << cq->ring.log_stride) - MLX5_CQE_BYTES;
+    cqe[CQE_OP_OWN] = (cqe[CQE_OP_OWN] & 0xfe) | ((cq->pi >> cq->ring.log_size) & 1);
+    /* Ordering point: the CQE body before the byte with the owner bit. */
+    if (mlx5_dma_write(fw, addr, cqe, MLX5_CQE_BYTES - 1) ||
+        mlx5_dma_write(fw, addr + MLX5_CQE_BYTES - 1, cqe + MLX5_CQE_BYTES - 1, 1)) {
+        mlx5_guest_error(fw, "CQ 0x%x: ring not in guest memory", cq->cqn);
+        return false;
+    }
+    mlx5emu_trace_cqe(cq->cqn, cq->pi, cqe[CQE_OP_OWN] >> 4,
+                      prm_be16(cqe + CQE_WQE_COUNTER), prm_be32(cqe + CQE_BYTE_CNT));
+    cq->pi++;
+    if (cq->arm == 1 || (cq->arm == 2 && solicited)) {
+        cq_event(fw, cq);
+    }
+    return true;
+}
+
+/* UAR + 0x20: dw0 = sn << 28 | cmd << 24 | ci (cmd 0: next, 1: solicited). */
+void mlx5_cq_arm_doorbell(Mlx5Fw *fw, uint32_t cqn, uint32_t dw0)
+{
+    Mlx5Cq *cq = mlx5_table_get(&fw->cq, cqn & 0xffffff);
+    uint32_t ci = dw0 & 0xffffff;
+    unsigned cmd = (dw0 >> 24) & 0x3;
+
+    if (!cq) {
+        mlx5emu_trace_ub_cq_arm_unknown(cqn);
+        mlx5_guest_error(fw, "CQ arm doorbell for CQ 0x%x that does not exist", cqn);
+        return;
+    }
+    if (cmd > 1) {
+        mlx5emu_trace_ub_cq_arm_bad_cmd(cqn, cmd);
+        return;
+    }
+    cq->arm_sn = (dw0 >> 28) & 3;
+    cq->arm_ci = ci;
+    cq->arm = cmd == 0 ? 1 : 2;
+    mlx5emu_trace_cq_arm(cqn, ci, cmd, cq->pi & 0xffffff);
+    /* CQEs already past the armed consumer index: notify at once. */
+    if (((cq->pi - ci) & 0xffffff) != 0) {
+        cq_event(fw, cq);
+    }
+}

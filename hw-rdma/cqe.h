@@ -1,0 +1,46 @@
+/*
+ * CQE layout (64 bytes, PRM "Completion Queue Entry"; Linux device.h
+ * struct mlx5_cqe64, libmlx5's struct mlx5_cqe64 in <infiniband/mlx5dv.h>).
+ * 128-byte CQEs carry the same 64 bytes in their second half.
+ */
+#ifndef MLX5EMU_CQE_H
+#define MLX5EMU_CQE_H
+
+enum {
+    MLX5_CQE_BYTES = 64,
+    CQE_WQE_ID = 0x02,
+    CQE_RSS_HASH_RESULT = 0x0c,
+    CQE_RSS_HASH_TYPE = 0x10,
+    CQE_CHECK_SUM = 0x14,
+    CQE_FLAGS_RQPN = 0x18,
+    CQE_L4_L3_HDR_TYPE = 0x1d,
+    CQE_VLAN_INFO = 0x1e,
+    CQE_SRQN = 0x20,
+    CQE_IMMEDIATE = 0x24,
+    CQE_BYTE_CNT = 0x2c,
+    CQE_SOP_DROP_QPN = 0x38,
+    CQE_WQE_COUNTER = 0x3c,
+    CQE_SIGNATURE = 0x3e,
+    CQE_OP_OWN = 0x3f,
+};
+
+/* CQE opcodes (op_own bits 7:4). */
+enum {
+    MLX5_CQE_REQ = 0x0,
+    MLX5_CQE_RESP_SEND = 0x2,
+    MLX5_CQE_REQ_ERR = 0xd,
+    MLX5_CQE_RESP_ERR = 0xe,
+    MLX5_CQE_INVALID = 0xf,
+};
+
+/* Error CQE syndromes (struct mlx5_err_cqe, byte 0x37). */
+enum {
+    CQE_ERR_VENDOR_SYNDROME = 0x36,
+    CQE_ERR_SYNDROME = 0x37,
+    MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR = 0x01,
+    MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR = 0x02,
+    MLX5_CQE_SYNDROME_LOCAL_PROT_ERR = 0x04,
+    MLX5_CQE_SYNDROME_WR_FLUSH_ERR = 0x05,
+};
+
+#endif

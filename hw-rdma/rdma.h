@@ -1,0 +1,58 @@
+/*
+ * The data-path engine.
+ *
+ * Concepts
+ * --------
+ * Mlx5Device is the whole device as the platform sees it: the firmware
+ * model (firmware-sim) plus the data path (this library).  The platform
+ * hands it BAR0 accesses and received frames:
+ *
+ *   mlx5_dev_mmio_read/write   BAR0: init segment below 0x2010, UAR pages
+ *                              (doorbells) from MLX5_FIRST_UAR_INDEX up
+ *   mlx5_dev_run_commands      execute rung command slots (off the MMIO path)
+ *
+ * UAR page layout (Linux uar.c, cq.h, eq.c, en/txrx.h):
+ *   +0x20        CQ arm doorbell, 64 bit: sn<<28 | cmd<<24 | ci, cqn
+ *   +0x40/+0x48  EQ consumer index with / without re-arm: eqn<<24 | ci
+ *   +0x800...    four BlueFlame registers of bf_reg_size (512) bytes, two
+ *                halves each; the first 8 bytes written to a half are the
+ *                doorbell (the WQE control segment's first 8 bytes).
+ * 64-bit doorbells may arrive as two 32-bit writes: they are latched.
+ */
+#ifndef MLX5EMU_RDMA_H
+#define MLX5EMU_RDMA_H
+
+#include "fw.h"
+
+typedef struct Mlx5Device {
+    Mlx5Fw fw;
+    /* high halves of 64-bit doorbells written as two 32-bit accesses */
+    uint64_t latch_addr;
+    uint32_t latch_hi;
+    bool latch_valid;
+} Mlx5Device;
+
+void mlx5_dev_init(Mlx5Device *d, const Mlx5Platform *plat, void *opaque,
+                   const Mlx5FwConfig *cfg);
+void mlx5_dev_fini(Mlx5Device *d);
+unsigned mlx5_dev_reset(Mlx5Device *d, const char *why);
+
+uint64_t mlx5_dev_mmio_read(Mlx5Device *d, uint64_t addr, unsigned size);
+void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned size);
+/* True when command slots wait for mlx5_dev_run_commands(). */
+bool mlx5_dev_commands_pending(const Mlx5Device *d);
+void mlx5_dev_run_commands(Mlx5Device *d);
+/* The platform's link carrier changed. */
+void mlx5_dev_set_link(Mlx5Device *d, bool up);
+/* A frame arrived from the wire. */
+void mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len);
+
+/* CQs (cq.c) */
+void mlx5_cq_arm_doorbell(Mlx5Fw *fw, uint32_t cqn, uint32_t dw0);
+/* Write one CQE (64 bytes, op_own's owner bit is filled in) to the CQ. */
+bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
+
+/* Send queues (sq.c) */
+void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * Send queue execution (Ethernet SQs).
+ *
+ * The driver writes WQEs into the ring, then the SQ doorbell record
+ * (dbr + 4, the producer counter), then the first 8 bytes of the last
+ * WQE to a BlueFlame register (Linux en/txrx.h mlx5e_notify_hw).  The
+ * device reads the doorbell record first (ordering point), then executes
+ * WQEs from its own counter up to it.  A WQE that asks for it (fm_ce_se
+ * CQ_UPDATE) completes with a CQE carrying its index (mlx5e_poll_tx_cq
+ * frees everything up to wqe_counter).  A malformed WQE completes with an
+ * error CQE and moves the SQ to the error state (PRM "Error Handling").
+ */
+#include <string.h>
+
+#include "cqe.h"
+#include "rdma.h"
+#include "wqe.h"
+
+typedef struct SqWqe {
+    uint8_t bytes[MLX5_MAX_WQE_BYTES];
+    uint16_t index;
+    uint8_t opcode;
+    uint8_t ds;
+    uint8_t fm_ce_se;
+} SqWqe;
+
+static void sq_complete(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w, uint8_t syndrome)
+{
+    Mlx5Cq *cq = mlx5_table_get(&fw->cq, sq->cqn);
+    uint8_t cqe[64] = { 0 };
+    bool err = syndrome != 0;
+
+    if (!err && !(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)) {
+        return;
+    }
+    if (!cq) {
+        mlx5emu_trace_ub_sq_no_cq(sq->num, sq->cqn);
+        return;
+    }
+    prm_put_be16(cqe + CQE_WQE_COUNTER, w->index);
+    prm_put_be32(cqe + CQE_SOP_DROP_QPN, sq->num & 0xffffff);
+    cqe[CQE_OP_OWN] = (err ? MLX5_CQE_REQ_ERR : MLX5_CQE_REQ) << 4;
+    if (err) {
+        cqe[CQE_ERR_SYNDROME] = syndrome;
+    }
+    mlx5_cq_post(fw, cq, cqe, w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
+}
+
+static void sq_error(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w, uint8_t syndrome,
+                     const char *why)
+{
+    mlx5emu_trace_sq_wqe_err(sq->num, w->index, w->opcode, why);
+    mlx5_guest_error(fw, "SQ 0x%x WQE %u: %s", sq->num, w->index, why);
+    sq_complete(fw, sq, w, syndrome);
+    sq->state = MLX5_RQC_STATE_ERR;
+}
+
+static bool sq_fetch(Mlx5Fw *fw, Mlx5Wq *sq, uint16_t index, SqWqe *w)
+{
+    uint64_t addr;
+    unsigned nbb;
+
+    if (!mlx5_ring_entry_addr(&sq->ring, index, &addr) ||
+        mlx5_dma_read(fw, addr, w->bytes, MLX5_WQEBB_BYTES)) {
+        return false;
+    }
+    w->index = index;
+    w->opcode = prm_be32(w->bytes + WQE_CTRL_OPMOD_IDX_OPCODE) & 0xff;
+    w->ds = prm_be32(w->bytes + WQE_CTRL_QPN_DS) & 0x3f;
+    w->fm_ce_se = w->bytes[WQE_CTRL_FM_CE_SE];
+    nbb = (w->ds * MLX5_DS_BYTES + MLX5_WQEBB_BYTES - 1) / MLX5_WQEBB_BYTES;
+    /* The rest of a multi-block WQE, block by block (it may wrap). */
+    for (unsigned i = 1; i < nbb && i * MLX5_WQEBB_BYTES < sizeof(w->bytes); i++) {
+        if (!mlx5_ring_entry_addr(&sq->ring, (uint16_t)(index + i), &addr) ||
+            mlx5_dma_read(fw, addr, w->bytes + i * MLX5_WQEBB_BYTES, MLX5_WQEBB_BYTES)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static unsigned wqe_blocks(const SqWqe *w)
+{
+    unsigned n = (w->ds * MLX5_DS_BYTES + MLX5_WQEBB_BYTES - 1) / MLX5_WQEBB_BYTES;
+    return n ? n : 1;
+}
+
+/* Gather one Ethernet frame: inline headers of the eth segment, then the
+ * data segments (addresses through the PA mkey the driver created). */
+static const char *sq_gather(Mlx5Fw *fw, const SqWqe *w, uint8_t *frame, size_t *len)
+{
+    const uint8_t *eth = w->bytes + MLX5_DS_BYTES;
+    uint32_t ihs = prm_be16(eth + WQE_ETH_INLINE_HDR_SZ);
+    uint32_t used = MLX5_DS_BYTES * 2;          /* ctrl + eth */
+    uint32_t total = w->ds * MLX5_DS_BYTES;
+
+    *len = 0;
+    if (ihs) {
+        used = MLX5_DS_BYTES + WQE_ETH_INLINE_HDR + ihs;
+        used = (used + MLX5_DS_BYTES - 1) & ~(MLX5_DS_BYTES - 1);
+        if (used > total || used > sizeof(w->bytes)) {
+            return "inline headers beyond the WQE";
+        }
+        memcpy(frame, eth + WQE_ETH_INLINE_HDR, ihs);
+        *len = ihs;
+    }
+    for (uint32_t off = used; off + MLX5_DS_BYTES <= total; off += MLX5_DS_BYTES) {
+        const uint8_t *ds = w->bytes + off;
+        uint32_t bc = prm_be32(ds + WQE_DATA_BYTE_COUNT);
+        uint32_t lkey = prm_be32(ds + WQE_DATA_LKEY);
+        Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, lkey >> 8);
+
+        if (bc == 0) {
+            continue;
+        }
+        if (!mk || mk->key8 != (lkey & 0xff) || !mk->lr) {
+            return "bad lkey";
+        }
+        if (bc > MLX5_MAX_FRAME_BYTES - *len) {
+            return "frame too long";
+        }
+        if (mlx5_dma_read(fw, prm_be64(ds + WQE_DATA_ADDR), frame + *len, bc)) {
+            return "data address outside guest memory";
+        }
+        *len += bc;
+    }
+    return NULL;
+}
+
+static void count_tx(Mlx5Fw *fw, const uint8_t *frame, size_t len)
+{
+    Mlx5PortCounters *k = &fw->counters;
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+    k->tx_frames++;
+    k->tx_octets += len;
+    if (memcmp(frame, bcast, 6) == 0) {
+        k->tx_bcast++;
+    } else if (frame[0] & 1) {
+        k->tx_mcast++;
+    } else {
+        k->tx_ucast++;
+    }
+}
+
+static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
+{
+    g_autofree uint8_t *frame = g_malloc(MLX5_MAX_FRAME_BYTES);
+    const char *why;
+    size_t len;
+
+    if (w->ds < 2) {
+        sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "SEND without eth segment");
+        return false;
+    }
+    why = sq_gather(fw, w, frame, &len);
+    if (why) {
+        sq_error(fw, sq, w, strcmp(why, "bad lkey") == 0
+                 ? MLX5_CQE_SYNDROME_LOCAL_PROT_ERR : MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, why);
+        return false;
+    }
+    if (len < 14) {
+        sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "frame shorter than L2 header");
+        return false;
+    }
+    mlx5emu_trace_sq_send(sq->num, w->index, (unsigned)len);
+    if (fw->port_up) {
+        count_tx(fw, frame, len);
+        fw->plat->tx_frame(fw->opaque, frame, len);
+    }
+    sq_complete(fw, sq, w, 0);
+    return true;
+}
+
+static bool sq_exec(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
+{
+    mlx5emu_trace_sq_wqe(sq->num, w->index, w->opcode, w->ds, w->fm_ce_se);
+    if (w->ds == 0 || w->ds * MLX5_DS_BYTES > MLX5_MAX_WQE_BYTES) {
+        sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "bad ds count");
+        return false;
+    }
+    switch (w->opcode) {
+    case MLX5_OPCODE_NOP:
+        sq_complete(fw, sq, w, 0);
+        return true;
+    case MLX5_OPCODE_SEND:
+        return sq_exec_send(fw, sq, w);
+    default:
+        sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "opcode not supported");
+        return false;
+    }
+}
+
+void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter)
+{
+    Mlx5Wq *sq = mlx5_table_get(&fw->wq, sqn);
+    uint8_t dbr[4];
+    uint16_t pc;
+
+    if (!sq || sq->kind != MLX5_WQ_SQ) {
+        mlx5emu_trace_ub_sq_doorbell_unknown(sqn);
+        mlx5_guest_error(fw, "doorbell for SQ 0x%x that does not exist", sqn);
+        return;
+    }
+    mlx5emu_trace_sq_doorbell(sqn, wqe_counter, sq->state);
+    if (sq->state != MLX5_RQC_STATE_RDY) {
+        return;                     /* RST and ERR queues do not execute */
+    }
+    /* Ordering point: the doorbell record before any WQE. */
+    if (mlx5_dma_read(fw, sq->dbr_addr + 4, dbr, 4)) {
+        mlx5_guest_error(fw, "SQ 0x%x doorbell record not in guest memory", sqn);
+        return;
+    }
+    pc = (uint16_t)prm_be32(dbr);
+    if ((uint16_t)(pc - sq->hw_counter) > (1u << sq->ring.log_size)) {
+        mlx5emu_trace_ub_sq_bad_pc(sqn, pc, sq->hw_counter);
+        mlx5_guest_error(fw, "SQ 0x%x producer counter %u beyond the ring", sqn, pc);
+        return;
+    }
+    while ((uint16_t)sq->hw_counter != pc && sq->state == MLX5_RQC_STATE_RDY) {
+        SqWqe w;
+        if (!sq_fetch(fw, sq, (uint16_t)sq->hw_counter, &w)) {
+            mlx5_guest_error(fw, "SQ 0x%x: WQE not in guest memory", sqn);
+            sq->state = MLX5_RQC_STATE_ERR;
+            return;
+        }
+        if (!sq_exec(fw, sq, &w)) {
+            return;
+        }
+        sq->hw_counter = (uint16_t)(sq->hw_counter + wqe_blocks(&w));
+    }
+}

@@ -1,0 +1,40 @@
+/*
+ * Send WQE segments (PRM "Send WQE Format"; <infiniband/mlx5dv.h>
+ * struct mlx5_wqe_ctrl_seg, mlx5_wqe_eth_seg, mlx5_wqe_data_seg).
+ * A WQE is a run of 64-byte basic blocks (WQEBBs) made of 16-byte units
+ * ("ds"); the control segment's qpn_ds says how many units follow.
+ */
+#ifndef MLX5EMU_WQE_H
+#define MLX5EMU_WQE_H
+
+enum {
+    MLX5_WQEBB_BYTES = 64,
+    MLX5_DS_BYTES = 16,
+    /* control segment */
+    WQE_CTRL_OPMOD_IDX_OPCODE = 0x00,
+    WQE_CTRL_QPN_DS = 0x04,
+    WQE_CTRL_FM_CE_SE = 0x0b,
+    WQE_CTRL_IMM = 0x0c,
+    MLX5_WQE_CTRL_CQ_UPDATE = 0x08,
+    MLX5_WQE_CTRL_SOLICITED = 0x02,
+    /* Ethernet segment */
+    WQE_ETH_CS_FLAGS = 0x04,
+    WQE_ETH_MSS = 0x06,
+    WQE_ETH_INLINE_HDR_SZ = 0x0c,
+    WQE_ETH_INLINE_HDR = 0x0e,
+    /* data segment */
+    WQE_DATA_BYTE_COUNT = 0x00,
+    WQE_DATA_LKEY = 0x04,
+    WQE_DATA_ADDR = 0x08,
+};
+
+/* Send opcodes (ctrl opmod_idx_opcode bits 7:0). */
+enum {
+    MLX5_OPCODE_NOP = 0x00,
+    MLX5_OPCODE_SEND = 0x0a,
+};
+
+#define MLX5_MAX_WQE_BYTES 1024        /* max_wqe_sz_sq */
+#define MLX5_MAX_FRAME_BYTES (64u * 1024 + 256)
+
+#endif
