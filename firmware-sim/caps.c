@@ -35,6 +35,7 @@ static void caps_general(Mlx5Fw *fw, uint8_t *gen)
     GEN(cc_query_allowed, 0);
     GEN(max_qp_cnt, 16);                /* Q counters */
     GEN(pkey_table_size, 0);            /* 128 entries */
+    GEN(mcam_reg, 1);                   /* MCQS/MCQI: devlink fw.version */
     GEN(nic_flow_table, 1);
     GEN(local_ca_ack_delay, 16);
     GEN(port_type, 1);                  /* Ethernet */

@@ -20,7 +20,15 @@ const Mlx5CmdDesc *mlx5_cmd_lookup(uint16_t opcode)
 const char *mlx5_cmd_name(uint16_t opcode)
 {
     const Mlx5CmdDesc *d = mlx5_cmd_lookup(opcode);
-    return d ? d->name : "UNKNOWN";
+
+    if (d) {
+        return d->name;
+    }
+#define MLX5_UNIMPL_NAME_(name, op) case op: return #name;
+    switch (opcode) {
+    MLX5_CMD_UNIMPLEMENTED_LIST(MLX5_UNIMPL_NAME_)
+    }
+    return "UNKNOWN";
 }
 
 const char *mlx5_cmd_status_name(unsigned status)

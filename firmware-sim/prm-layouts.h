@@ -1476,16 +1476,14 @@
 #define PRM_FIELDS_pcam_reg(F) \
     F(pcam_reg, feature_group, 0x8, 8) \
     F(pcam_reg, access_reg_group, 0x18, 8) \
-    F(pcam_reg, regs_5000_to_507f, 0x40, 128) \
-    F(pcam_reg, enhanced_features, 0x1c0, 128)
+    F(pcam_reg, port_access_reg_cap_mask, 0x40, 128) \
+    F(pcam_reg, feature_cap_mask, 0x140, 128)
 
 #define PRM_FIELDS_mcam_reg(F) \
     F(mcam_reg, feature_group, 0x8, 8) \
     F(mcam_reg, access_reg_group, 0x18, 8) \
-    F(mcam_reg, access_regs, 0x40, 128) \
-    F(mcam_reg, access_regs1, 0xc0, 128) \
-    F(mcam_reg, access_regs2, 0x140, 128) \
-    F(mcam_reg, enhanced_features, 0x2c0, 128)
+    F(mcam_reg, mng_access_reg_cap_mask, 0x40, 128) \
+    F(mcam_reg, mng_feature_cap_mask, 0x140, 128)
 
 #define PRM_FIELDS_ppcnt_reg(F) \
     F(ppcnt_reg, swid, 0x0, 8) \
@@ -1867,6 +1865,50 @@
     F(traffic_counter, packets, 0x0, 64) \
     F(traffic_counter, octets, 0x40, 64)
 
+#define PRM_FIELDS_mcam_access_reg(F) \
+    F(mcam_access_reg, mcda, 0x1c, 1) \
+    F(mcam_access_reg, mcc, 0x1d, 1) \
+    F(mcam_access_reg, mcqi, 0x1e, 1) \
+    F(mcam_access_reg, mcqs, 0x1f, 1) \
+    F(mcam_access_reg, regs_95_to_87, 0x20, 9) \
+    F(mcam_access_reg, mpegc, 0x29, 1) \
+    F(mcam_access_reg, mtutc, 0x2a, 1) \
+    F(mcam_access_reg, regs_84_to_68, 0x2b, 17) \
+    F(mcam_access_reg, tracer_registers, 0x3c, 4) \
+    F(mcam_access_reg, regs_63_to_46, 0x40, 18) \
+    F(mcam_access_reg, mrtc, 0x52, 1) \
+    F(mcam_access_reg, regs_44_to_32, 0x53, 13) \
+    F(mcam_access_reg, regs_31_to_0, 0x60, 32)
+
+#define PRM_FIELDS_mcqs_reg(F) \
+    F(mcqs_reg, last_index_flag, 0x0, 1) \
+    F(mcqs_reg, fw_device, 0x8, 8) \
+    F(mcqs_reg, component_index, 0x10, 16) \
+    F(mcqs_reg, identifier, 0x30, 16) \
+    F(mcqs_reg, component_status, 0x57, 5) \
+    F(mcqs_reg, component_update_state, 0x5c, 4) \
+    F(mcqs_reg, last_update_state_changer_type, 0x60, 4) \
+    F(mcqs_reg, last_update_state_changer_host_id, 0x64, 4)
+
+#define PRM_FIELDS_mcqi_reg(F) \
+    F(mcqi_reg, read_pending_component, 0x0, 1) \
+    F(mcqi_reg, component_index, 0x10, 16) \
+    F(mcqi_reg, info_type, 0x5b, 5) \
+    F(mcqi_reg, info_size, 0x60, 32) \
+    F(mcqi_reg, offset, 0x80, 32) \
+    F(mcqi_reg, data_size, 0xb0, 16) \
+    F(mcqi_reg, data, 0xc0, 0)
+
+#define PRM_FIELDS_mcqi_version(F) \
+    F(mcqi_version, build_time_valid, 0x2, 1) \
+    F(mcqi_version, user_defined_time_valid, 0x3, 1) \
+    F(mcqi_version, version_string_length, 0x18, 8) \
+    F(mcqi_version, version, 0x20, 32) \
+    F(mcqi_version, build_time, 0x40, 64) \
+    F(mcqi_version, user_defined_time, 0x80, 64) \
+    F(mcqi_version, build_tool_version, 0xc0, 32) \
+    F(mcqi_version, version_string, 0x100, 736)
+
 /* Layouts that mlx5_ifc.h also defines: L(name, size_bits). */
 #define PRM_LAYOUTS_IFC(L) \
     L(query_hca_cap_in, 0x80) \
@@ -1989,8 +2031,8 @@
     L(paos_reg, 0x80) \
     L(pmtu_reg, 0x80) \
     L(ptys_reg, 0x200) \
-    L(pcam_reg, 0x380) \
-    L(mcam_reg, 0x440) \
+    L(pcam_reg, 0x280) \
+    L(mcam_reg, 0x240) \
     L(ppcnt_reg, 0x800) \
     L(pvlc_reg, 0x80) \
     L(pfcc_reg, 0x100) \
@@ -2016,7 +2058,11 @@
     L(eth_2863_cntrs_grp_data_layout, 0x7c0) \
     L(eth_2819_cntrs_grp_data_layout, 0x7c0) \
     L(eth_per_prio_grp_data_layout, 0x7c0) \
-    L(traffic_counter, 0x80)
+    L(traffic_counter, 0x80) \
+    L(mcam_access_reg, 0x80) \
+    L(mcqs_reg, 0x80) \
+    L(mcqi_reg, 0xc0) \
+    L(mcqi_version, 0x3e0)
 
 #define PRM_LAYOUTS(L) PRM_LAYOUTS_LOCAL(L) PRM_LAYOUTS_IFC(L)
 

@@ -7,6 +7,7 @@
  * starts from the input data (so index fields such as local_port and grp
  * come back) and fills in the rest.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -16,10 +17,15 @@ enum { MLX5_REG_WRITE = 0, MLX5_REG_READ = 1 };
 typedef struct Mlx5Reg {
     uint16_t id;
     const char *name;
-    uint32_t bytes;
+    uint32_t bytes;             /* the register; inputs may not be shorter */
     unsigned (*read)(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *data);
     unsigned (*write)(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *data);
+    /* registers whose reply is longer than the request (MCQI) */
+    unsigned (*read_var)(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *data, uint32_t room);
 } Mlx5Reg;
+
+/* Largest register reply we build (MCQI with its version block). */
+#define MLX5_REG_MAX_BYTES 512
 
 static bool port_ok(const uint8_t *data, unsigned off)
 {
@@ -229,6 +235,70 @@ static unsigned pcam_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d)
     return MLX5_CMD_STAT_OK;
 }
 
+/* MCAM 0x907f: management capabilities.  Access-register group 0 covers
+ * registers 0x9000-0x907f; of those we implement MCQS and MCQI, which is
+ * what devlink's "fw.version" needs (Linux fw.c mlx5_fw_version_query). */
+static unsigned mcam_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d)
+{
+    uint8_t group = PRM_GET(mcam_reg, access_reg_group, d);
+
+    if (PRM_GET(mcam_reg, feature_group, d) != 0 || group > 3) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_INDEX);
+    }
+    memset(d + 4, 0, PRM_BYTES(mcam_reg) - 4);
+    if (group == 0) {
+        uint8_t *regs = PRM_PTR(mcam_reg, mng_access_reg_cap_mask, d);
+        PRM_SET(mcam_access_reg, mcqs, regs, 1);
+        PRM_SET(mcam_access_reg, mcqi, regs, 1);
+    }
+    (void)fw;
+    return MLX5_CMD_STAT_OK;
+}
+
+/* MCQS 0x9060 / MCQI 0x9061: firmware components.  One component, the
+ * running boot image (identifier 1), idle (no update pending). */
+enum { MLX5_MCQS_IDENTIFIER_BOOT_IMG = 1, MLX5_MCQI_INFO_TYPE_VERSION = 1 };
+
+static unsigned mcqs_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d)
+{
+    if (PRM_GET(mcqs_reg, component_index, d) != 0) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_INDEX);
+    }
+    PRM_SET(mcqs_reg, last_index_flag, d, 1);
+    PRM_SET(mcqs_reg, identifier, d, MLX5_MCQS_IDENTIFIER_BOOT_IMG);
+    PRM_SET(mcqs_reg, component_status, d, 0);
+    PRM_SET(mcqs_reg, component_update_state, d, 0);    /* IDLE */
+    (void)fw;
+    return MLX5_CMD_STAT_OK;
+}
+
+static unsigned mcqi_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d, uint32_t room)
+{
+    uint8_t *v = PRM_PTR(mcqi_reg, data, d);
+    char str[32];
+    int n;
+
+    if (PRM_GET(mcqi_reg, component_index, d) != 0 ||
+        PRM_GET(mcqi_reg, read_pending_component, d) ||
+        PRM_GET(mcqi_reg, info_type, d) != MLX5_MCQI_INFO_TYPE_VERSION) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_INDEX);
+    }
+    if (room < PRM_BYTES(mcqi_reg) + PRM_BYTES(mcqi_version)) {
+        return CMD_FAIL(c, BAD_OUTP_LEN, BAD_REG_LEN);
+    }
+    /* version: major << 24 | minor << 16 | subminor (devlink prints
+     * "%d.%d.%04d"). */
+    PRM_SET(mcqi_version, version, v, (uint32_t)(fw->cfg.fw_major & 0xff) << 24 |
+            (uint32_t)(fw->cfg.fw_minor & 0xff) << 16 | fw->cfg.fw_sub);
+    n = snprintf(str, sizeof(str), "%u.%u.%04u", fw->cfg.fw_major, fw->cfg.fw_minor,
+                 fw->cfg.fw_sub);
+    memcpy(PRM_PTR(mcqi_version, version_string, v), str, (size_t)n);
+    PRM_SET(mcqi_version, version_string_length, v, n);
+    PRM_SET(mcqi_reg, info_size, d, PRM_BYTES(mcqi_version));
+    PRM_SET(mcqi_reg, data_size, d, PRM_BYTES(mcqi_version));
+    return MLX5_CMD_STAT_OK;
+}
+
 /* NODE_DESC 0x6001: 64-byte node description string. */
 #define MLX5_NODE_DESC_BYTES 64
 static unsigned node_desc_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d)
@@ -263,14 +333,19 @@ static const Mlx5Reg mlx5_regs[] = {
     { 0x507f, "PCAM", PRM_BYTES(pcam_reg), pcam_read, NULL },
     { 0x6001, "NODE_DESC", MLX5_NODE_DESC_BYTES, node_desc_read, node_desc_write },
     { 0x7004, "HOST_ENDIANNESS", PRM_BYTES(host_endianness_reg), NULL, host_endianness_write },
+    { 0x9060, "MCQS", PRM_BYTES(mcqs_reg), mcqs_read, NULL },
+    { 0x9061, "MCQI", PRM_BYTES(mcqi_reg), NULL, NULL, mcqi_read },
+    { 0x907f, "MCAM", PRM_BYTES(mcam_reg), mcam_read, NULL },
 };
 
 unsigned cmd_access_reg(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t id = PRM_GET(access_register_in, register_id, c->in);
     uint32_t hdr = PRM_BYTE_OFF(access_register_in, register_data);
+    uint32_t in_data = c->inlen - hdr, out_data = c->outlen - hdr;
+    bool read = c->op_mod == MLX5_REG_READ;
     const Mlx5Reg *r = NULL;
-    uint8_t *data;
+    uint8_t data[MLX5_REG_MAX_BYTES] = { 0 };
     unsigned st;
 
     for (size_t i = 0; i < G_N_ELEMENTS(mlx5_regs); i++) {
@@ -279,27 +354,31 @@ unsigned cmd_access_reg(Mlx5Fw *fw, Mlx5Cmd *c)
         }
     }
     c->obj = id;
-    if (!r || (c->op_mod == MLX5_REG_READ ? !r->read : !r->write)) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_REGISTER);
-    }
     if (c->op_mod > MLX5_REG_READ) {
         return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
     }
-    if (c->inlen - hdr < r->bytes) {
+    if (!r || (read ? !r->read && !r->read_var : !r->write)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_REGISTER);
+    }
+    if (in_data < r->bytes) {
         return CMD_FAIL(c, BAD_INP_LEN, BAD_REG_LEN);
     }
-    if (c->op_mod == MLX5_REG_READ && c->outlen - hdr < r->bytes) {
+    if (read && out_data < r->bytes) {
         return CMD_FAIL(c, BAD_OUTP_LEN, BAD_REG_LEN);
     }
-    /* Work on a copy of the register image, then return as many bytes as
-     * the driver sent and has room for. */
-    data = g_malloc0(r->bytes);
-    memcpy(data, c->in + hdr, r->bytes);
-    st = c->op_mod == MLX5_REG_READ ? r->read(fw, c, data) : r->write(fw, c, data);
-    if (st == MLX5_CMD_STAT_OK && c->op_mod == MLX5_REG_READ) {
-        memcpy(c->out + hdr, data, MIN(r->bytes, c->outlen - hdr));
+    /* Work on a bounded copy of the register image; the reply carries as
+     * many data bytes as the driver has room for. */
+    memcpy(data, c->in + hdr, MIN(in_data, sizeof(data)));
+    if (!read) {
+        st = r->write(fw, c, data);
+    } else if (r->read_var) {
+        st = r->read_var(fw, c, data, MIN(out_data, sizeof(data)));
+    } else {
+        st = r->read(fw, c, data);
     }
-    mlx5emu_trace_reg_access(r->name, id, c->op_mod == MLX5_REG_READ ? "read" : "write", st);
-    g_free(data);
+    if (st == MLX5_CMD_STAT_OK && read) {
+        memcpy(c->out + hdr, data, MIN(out_data, sizeof(data)));
+    }
+    mlx5emu_trace_reg_access(r->name, id, read ? "read" : "write", st);
     return st;
 }

@@ -30,28 +30,43 @@ def default_header():
     return None
 
 
+INLINE_START_RE = re.compile(r'^\s*(struct|union)\s*\{')
+INLINE_END_RE = re.compile(r'^\s*\}\s*(\w+)\s*;')
+
+
 def parse(path):
-    """Return {name: (kind, [(field, width_bits or None, nested_name, count)])}."""
+    """Return {name: (kind, [(field, width_bits or None, nested_name, count)])}.
+
+    Inline anonymous blocks (`union { ... } name;`) become layouts of their
+    own named "<parent>.<name>", so their members keep the block's offset.
+    """
     defs = {}
-    cur = None
-    depth = 0
+    stack = []          # [name, kind, members] of the open blocks
     text = open(path, encoding='utf-8', errors='replace').read()
     text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
     for line in text.splitlines():
-        if cur is None:
+        if not stack:
             m = START_RE.match(line)
             if m:
-                cur = (m.group(2), m.group(1), [])
-                depth = 1
+                stack.append([m.group(2), m.group(1), []])
             continue
-        if '{' in line:  # anonymous nested blocks are not used for layouts
-            depth += line.count('{')
-        if '}' in line:
-            depth -= line.count('}')
-            if depth == 0:
-                defs[cur[0]] = (cur[1], cur[2])
-                cur = None
-                continue
+        m = INLINE_START_RE.match(line)
+        if m:
+            stack.append([None, m.group(1), []])
+            continue
+        m = INLINE_END_RE.match(line)
+        if m and len(stack) > 1 and stack[-1][0] is None:
+            _, kind, members = stack.pop()
+            synth = f'{stack[0][0]}.{m.group(1)}'
+            defs[synth] = (kind, members)
+            stack[-1][2].append((m.group(1), None, synth, 1))
+            continue
+        if re.match(r'^\s*\}\s*;', line):
+            name, kind, members = stack.pop()
+            if name is not None and not stack:
+                defs[name] = (kind, members)
+            continue
+        cur = stack[-1]
         m = FIELD_RE.match(line)
         if m:
             cur[2].append((m.group(1), int(m.group(2), 0), None, 1))
