@@ -294,6 +294,15 @@ static void mlx5_exit(PCIDevice *pd)
     msix_uninit(pd, &s->bar0, &s->bar0);
 }
 
+/* Config space writes: a Function Level Reset request resets the device. */
+static void mlx5_write_config(PCIDevice *pd, uint32_t addr, uint32_t val, int len)
+{
+    pci_default_write_config(pd, addr, val, len);
+    if (pci_is_express(pd)) {
+        pcie_cap_flr_write_config(pd, addr, val, len);
+    }
+}
+
 /* Cold reset, FLR and system reset: every object and queued command goes. */
 static void mlx5_reset_hold(Object *obj, ResetType type)
 {
@@ -332,6 +341,7 @@ static void mlx5_class_init(ObjectClass *klass, void *data)
 
     pc->realize = mlx5_realize;
     pc->exit = mlx5_exit;
+    pc->config_write = mlx5_write_config;
     pc->vendor_id = MLX5_VENDOR_ID;
     pc->device_id = MLX5_DEFAULT_DEVICE_ID;
     pc->class_id = PCI_CLASS_NETWORK_ETHERNET;
