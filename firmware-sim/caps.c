@@ -143,14 +143,17 @@ void mlx5_caps_init(Mlx5Fw *fw)
 }
 
 /* SET_HCA_CAP may only turn on what MAX has: a one-bit feature the device
- * does not support stays off, and a log2 limit cannot grow past MAX. */
+ * does not support stays off, and a limit (a field of 2..16 bits: log2
+ * sizes, counts) cannot grow past MAX. */
 static bool caps_within_max(const uint8_t *want, const uint8_t *max,
                             const PrmLayout *lay)
 {
     for (unsigned i = 0; i < lay->nfields; i++) {
         const PrmField *f = &lay->fields[i];
-        if (f->width == 1 &&
-            prm_get_bits(want, f->off, 1) && !prm_get_bits(max, f->off, 1)) {
+        if (f->width == 0 || f->width > 16) {
+            continue;
+        }
+        if (prm_get_bits(want, f->off, f->width) > prm_get_bits(max, f->off, f->width)) {
             return false;
         }
     }

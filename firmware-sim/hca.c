@@ -34,20 +34,34 @@ void mlx5_guest_error(Mlx5Fw *fw, const char *fmt, ...)
     fw->plat->guest_error(fw->opaque, msg);
 }
 
+/* The largest id a table hands out: what the capability advertises
+ * (1 << log_max_<object>), within the PRM's 24-bit object numbers. */
+static uint32_t cap_limit(const Mlx5Fw *fw, unsigned off, unsigned width)
+{
+    unsigned log = prm_get_bits(fw->caps_max[MLX5_CAP_GENERAL], off, width);
+    return log >= 24 ? 0xffffff : 1u << log;
+}
+#define CAP_LIMIT(fw, field) \
+    cap_limit(fw, PRM_OFF(cmd_hca_cap, field), PRM_W(cmd_hca_cap, field))
+
 static void fw_tables_init(Mlx5Fw *fw)
 {
+    uint32_t nq = PRM_GET(cmd_hca_cap, max_qp_cnt, fw->caps_max[MLX5_CAP_GENERAL]);
+
     mlx5_table_init(&fw->uar, "uar", MLX5_FIRST_UAR_INDEX, MLX5_MAX_UAR_INDEX, g_free);
-    mlx5_table_init(&fw->pd, "pd", 1, 0xffffff, g_free);
-    mlx5_table_init(&fw->td, "td", 1, 0xffffff, g_free);
-    mlx5_table_init(&fw->xrcd, "xrcd", 1, 0xffffff, g_free);
-    mlx5_table_init(&fw->q_counter, "q_counter", 1, 0xff, g_free);
-    mlx5_table_init(&fw->mkey, "mkey", 1, 0xffffff, g_free);
-    mlx5_table_init(&fw->eq, "eq", 0, MLX5_MAX_EQ - 1, mlx5_eq_destroy);
-    mlx5_table_init(&fw->cq, "cq", 1, 0xffffff, mlx5_cq_destroy);
+    mlx5_table_init(&fw->pd, "pd", 1, CAP_LIMIT(fw, log_max_pd), g_free);
+    mlx5_table_init(&fw->td, "td", 1, CAP_LIMIT(fw, log_max_transport_domain), g_free);
+    mlx5_table_init(&fw->xrcd, "xrcd", 1, CAP_LIMIT(fw, log_max_xrcd), g_free);
+    mlx5_table_init(&fw->q_counter, "q_counter", 1, MIN(MAX(nq, 1u), 0xffu), g_free);
+    mlx5_table_init(&fw->mkey, "mkey", 1, CAP_LIMIT(fw, log_max_mkey) - 1, g_free);
+    mlx5_table_init(&fw->eq, "eq", 0, MIN(CAP_LIMIT(fw, log_max_eq), MLX5_MAX_EQ) - 1,
+                    mlx5_eq_destroy);
+    mlx5_table_init(&fw->cq, "cq", 1, CAP_LIMIT(fw, log_max_cq), mlx5_cq_destroy);
+    /* QPs, SQs and RQs share one number space; 0 and 1 are the special QPs. */
     mlx5_table_init(&fw->wq, "wq", 0x100, 0xffffff, mlx5_wq_destroy);
-    mlx5_table_init(&fw->tis, "tis", 1, 0xffffff, g_free);
-    mlx5_table_init(&fw->tir, "tir", 1, 0xffffff, g_free);
-    mlx5_table_init(&fw->rqt, "rqt", 1, 0xffffff, mlx5_rqt_destroy);
+    mlx5_table_init(&fw->tis, "tis", 1, CAP_LIMIT(fw, log_max_tis), g_free);
+    mlx5_table_init(&fw->tir, "tir", 1, CAP_LIMIT(fw, log_max_tir), g_free);
+    mlx5_table_init(&fw->rqt, "rqt", 1, CAP_LIMIT(fw, log_max_rqt), mlx5_rqt_destroy);
     mlx5_table_init(&fw->flow_table, "flow_table", 1, 0xffffff, mlx5_flow_table_destroy);
     mlx5_table_init(&fw->flow_group, "flow_group", 1, 0xffffff, g_free);
 }
@@ -60,6 +74,7 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     fw->opaque = opaque;
     fw->cfg = *cfg;
     fw->link_carrier = true;
+    mlx5_caps_init(fw);
     fw_tables_init(fw);
     mlx5_fw_reset(fw, "power-on");
 }

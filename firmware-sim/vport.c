@@ -113,9 +113,16 @@ unsigned cmd_modify_nic_vport_context(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *sel = PRM_PTR(modify_nic_vport_context_in, field_select, c->in);
     const uint8_t *ctx = PRM_PTR(modify_nic_vport_context_in, nic_vport_context, c->in);
+    bool set_mtu = PRM_GET(modify_nic_vport_field_select, mtu, sel);
+    uint32_t mtu = PRM_GET(nic_vport_context, mtu, ctx);
 
     if (PRM_GET(modify_nic_vport_context_in, other_vport, c->in)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PORT);
+    }
+    /* Check every selected field before changing any: a refused command
+     * leaves the vport as it was. */
+    if (set_mtu && (mtu < 68 || mtu > MLX5_PORT_MAX_MTU)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_MTU);
     }
     if (PRM_GET(modify_nic_vport_field_select, addresses_list, sel)) {
         unsigned st = vport_set_list(fw, c, ctx);
@@ -123,11 +130,7 @@ unsigned cmd_modify_nic_vport_context(Mlx5Fw *fw, Mlx5Cmd *c)
             return st;
         }
     }
-    if (PRM_GET(modify_nic_vport_field_select, mtu, sel)) {
-        uint32_t mtu = PRM_GET(nic_vport_context, mtu, ctx);
-        if (mtu < 68 || mtu > MLX5_PORT_MAX_MTU) {
-            return CMD_FAIL(c, BAD_PARAM, BAD_MTU);
-        }
+    if (set_mtu) {
         fw->vport_mtu = mtu;
     }
     if (PRM_GET(modify_nic_vport_field_select, roce_en, sel)) {

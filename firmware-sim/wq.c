@@ -75,6 +75,30 @@ static unsigned wq_insert(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5Wq *q)
     return MLX5_CMD_STAT_OK;
 }
 
+/* Finish a CREATE_SQ/CREATE_RQ: ring geometry, then a number (c->obj). */
+static unsigned wq_create(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5Wq *q, const uint8_t *wqc,
+                          unsigned min_stride, unsigned max_stride)
+{
+    unsigned st = wq_parse(fw, c, wqc, q, min_stride, max_stride);
+
+    if (st != MLX5_CMD_STAT_OK) {
+        mlx5_wq_destroy(q);
+        return st;
+    }
+    return wq_insert(fw, c, q);
+}
+
+static unsigned wq_destroy_cmd(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t num,
+                               Mlx5WqKind kind, uint32_t synd)
+{
+    c->obj = num;
+    if (!wq_get(fw, num, kind)) {
+        return mlx5_cmd_fail(c, MLX5_CMD_STAT_BAD_RES, synd);
+    }
+    mlx5_table_remove(&fw->wq, num);
+    return MLX5_CMD_STAT_OK;
+}
+
 /* PRM queue state machine for SQ and RQ (RST=0, RDY=1, ERR=3). */
 static bool wq_transition_ok(unsigned from, unsigned to)
 {
@@ -125,14 +149,9 @@ unsigned cmd_create_sq(Mlx5Fw *fw, Mlx5Cmd *c)
     q->tisn = PRM_GET(sqc, tis_num_0, sqc);
     q->user_index = PRM_GET(sqc, user_index, sqc);
     q->min_wqe_inline_mode = PRM_GET(sqc, min_wqe_inline_mode, sqc);
-    st = wq_parse(fw, c, PRM_PTR(sqc, wq, sqc), q, 6, 6);  /* 64-byte WQEBBs */
-    if (st != MLX5_CMD_STAT_OK) {
-        mlx5_wq_destroy(q);
-        return st;
-    }
-    st = wq_insert(fw, c, q);
+    st = wq_create(fw, c, q, PRM_PTR(sqc, wq, sqc), 6, 6);  /* 64-byte WQEBBs */
     if (st == MLX5_CMD_STAT_OK) {
-        PRM_SET(create_sq_out, sqn, c->out, q->num);
+        PRM_SET(create_sq_out, sqn, c->out, c->obj);
     }
     return st;
 }
@@ -152,14 +171,8 @@ unsigned cmd_modify_sq(Mlx5Fw *fw, Mlx5Cmd *c)
 
 unsigned cmd_destroy_sq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    uint32_t sqn = PRM_GET(destroy_sq_in, sqn, c->in);
-
-    c->obj = sqn;
-    if (!wq_get(fw, sqn, MLX5_WQ_SQ)) {
-        return CMD_FAIL(c, BAD_RES, BAD_ID);
-    }
-    mlx5_table_remove(&fw->wq, sqn);
-    return MLX5_CMD_STAT_OK;
+    return wq_destroy_cmd(fw, c, PRM_GET(destroy_sq_in, sqn, c->in), MLX5_WQ_SQ,
+                          MLX5_SYND_BAD_ID);
 }
 
 static void wq_fill(uint8_t *wqc, const Mlx5Wq *q)
@@ -211,14 +224,9 @@ unsigned cmd_create_rq(Mlx5Fw *fw, Mlx5Cmd *c)
     q->cqn = PRM_GET(rqc, cqn, rqc);
     q->user_index = PRM_GET(rqc, user_index, rqc);
     /* Receive WQEs: 16 bytes per scatter entry, up to max_wqe_sz_rq. */
-    st = wq_parse(fw, c, PRM_PTR(rqc, wq, rqc), q, 4, 9);
-    if (st != MLX5_CMD_STAT_OK) {
-        mlx5_wq_destroy(q);
-        return st;
-    }
-    st = wq_insert(fw, c, q);
+    st = wq_create(fw, c, q, PRM_PTR(rqc, wq, rqc), 4, 9);
     if (st == MLX5_CMD_STAT_OK) {
-        PRM_SET(create_rq_out, rqn, c->out, q->num);
+        PRM_SET(create_rq_out, rqn, c->out, c->obj);
     }
     return st;
 }
@@ -238,14 +246,8 @@ unsigned cmd_modify_rq(Mlx5Fw *fw, Mlx5Cmd *c)
 
 unsigned cmd_destroy_rq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    uint32_t rqn = PRM_GET(destroy_rq_in, rqn, c->in);
-
-    c->obj = rqn;
-    if (!wq_get(fw, rqn, MLX5_WQ_RQ)) {
-        return CMD_FAIL(c, BAD_RES, BAD_RQ);
-    }
-    mlx5_table_remove(&fw->wq, rqn);
-    return MLX5_CMD_STAT_OK;
+    return wq_destroy_cmd(fw, c, PRM_GET(destroy_rq_in, rqn, c->in), MLX5_WQ_RQ,
+                          MLX5_SYND_BAD_RQ);
 }
 
 unsigned cmd_query_rq(Mlx5Fw *fw, Mlx5Cmd *c)

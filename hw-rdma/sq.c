@@ -87,7 +87,26 @@ static unsigned wqe_blocks(const SqWqe *w)
 
 /* Gather one Ethernet frame: inline headers of the eth segment, then the
  * data segments (addresses through the PA mkey the driver created). */
-static const char *sq_gather(Mlx5Fw *fw, const SqWqe *w, uint8_t *frame, size_t *len)
+/* Local access through an MKey (PRM "Memory Keys"): the key exists, its
+ * variant byte matches, it belongs to the queue's PD, allows local read, and
+ * the range lies inside it unless it spans all memory (length64). */
+static bool mkey_local_read_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd,
+                               uint64_t addr, uint32_t len)
+{
+    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, lkey >> 8);
+
+    if (!mk || mk->key8 != (lkey & 0xff) || !mk->lr || mk->pd != pd) {
+        return false;
+    }
+    if (mk->length64) {
+        return true;
+    }
+    return addr >= mk->start_addr && len <= mk->len &&
+           addr - mk->start_addr <= mk->len - len;
+}
+
+static const char *sq_gather(Mlx5Fw *fw, const Mlx5Wq *sq, const SqWqe *w,
+                             uint8_t *frame, size_t *len)
 {
     const uint8_t *eth = w->bytes + MLX5_DS_BYTES;
     uint32_t ihs = prm_be16(eth + WQE_ETH_INLINE_HDR_SZ);
@@ -108,18 +127,18 @@ static const char *sq_gather(Mlx5Fw *fw, const SqWqe *w, uint8_t *frame, size_t 
         const uint8_t *ds = w->bytes + off;
         uint32_t bc = prm_be32(ds + WQE_DATA_BYTE_COUNT);
         uint32_t lkey = prm_be32(ds + WQE_DATA_LKEY);
-        Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, lkey >> 8);
+        uint64_t addr = prm_be64(ds + WQE_DATA_ADDR);
 
         if (bc == 0) {
             continue;
         }
-        if (!mk || mk->key8 != (lkey & 0xff) || !mk->lr) {
-            return "bad lkey";
-        }
         if (bc > MLX5_MAX_FRAME_BYTES - *len) {
             return "frame too long";
         }
-        if (mlx5_dma_read(fw, prm_be64(ds + WQE_DATA_ADDR), frame + *len, bc)) {
+        if (!mkey_local_read_ok(fw, lkey, sq->pd, addr, bc)) {
+            return "bad lkey";
+        }
+        if (mlx5_dma_read(fw, addr, frame + *len, bc)) {
             return "data address outside guest memory";
         }
         *len += bc;
@@ -153,7 +172,7 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "SEND without eth segment");
         return false;
     }
-    why = sq_gather(fw, w, frame, &len);
+    why = sq_gather(fw, sq, w, frame, &len);
     if (why) {
         sq_error(fw, sq, w, strcmp(why, "bad lkey") == 0
                  ? MLX5_CQE_SYNDROME_LOCAL_PROT_ERR : MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, why);
@@ -222,6 +241,12 @@ void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter)
         if (!sq_fetch(fw, sq, (uint16_t)sq->hw_counter, &w)) {
             mlx5_guest_error(fw, "SQ 0x%x: WQE not in guest memory", sqn);
             sq->state = MLX5_RQC_STATE_ERR;
+            return;
+        }
+        /* A WQE may not extend past what the driver has posted. */
+        if (wqe_blocks(&w) > (uint16_t)(pc - sq->hw_counter)) {
+            sq_error(fw, sq, &w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+                     "WQE extends past the producer counter");
             return;
         }
         if (!sq_exec(fw, sq, &w)) {

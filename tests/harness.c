@@ -1,0 +1,962 @@
+/* Unit-test harness: see harness.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define MB_ARENA (GUEST_BASE + (10u << 20))     /* mailboxes: top 6 MiB */
+#define OUT_GUARD 64u
+
+/* --- platform -------------------------------------------------------- */
+
+static bool in_ram(uint64_t a, size_t n)
+{
+    return a >= GUEST_BASE && n <= GUEST_SIZE && a - GUEST_BASE <= GUEST_SIZE - n;
+}
+
+static int p_dma_read(void *o, uint64_t a, void *buf, size_t n)
+{
+    Harness *h = o;
+    if (!in_ram(a, n)) {
+        return -1;
+    }
+    memcpy(buf, h->ram + (a - GUEST_BASE), n);
+    return 0;
+}
+
+static int p_dma_write(void *o, uint64_t a, const void *buf, size_t n)
+{
+    Harness *h = o;
+    if (!in_ram(a, n)) {
+        return -1;
+    }
+    memcpy(h->ram + (a - GUEST_BASE), buf, n);
+    return 0;
+}
+
+static void p_msix(void *o, unsigned vector)
+{
+    Harness *h = o;
+    g_assert_cmpuint(vector, <, H_MSIX_VECTORS);
+    g_array_append_val(h->msix, vector);
+}
+
+static void p_tx(void *o, const uint8_t *frame, size_t len)
+{
+    Harness *h = o;
+    g_ptr_array_add(h->frames, g_bytes_new(frame, len));
+}
+
+static uint64_t p_clock(void *o)
+{
+    return ((Harness *)o)->clock_ns;
+}
+
+static void p_guest_error(void *o, const char *msg)
+{
+    Harness *h = o;
+    g_ptr_array_add(h->guest_errors, g_strdup(msg));
+    if (g_test_verbose()) {
+        g_test_message("guest error: %s", msg);
+    }
+}
+
+static void p_link(void *o, bool up)
+{
+    gboolean v = up;
+    g_array_append_val(((Harness *)o)->link_events, v);
+}
+
+static const Mlx5Platform h_platform = {
+    .dma_read = p_dma_read, .dma_write = p_dma_write, .msix_notify = p_msix,
+    .tx_frame = p_tx, .clock_ns = p_clock, .guest_error = p_guest_error,
+    .link_changed = p_link,
+};
+
+Harness *h_new(void)
+{
+    Harness *h = g_new0(Harness, 1);
+    Mlx5FwConfig cfg = {
+        .fw_major = 22, .fw_minor = 39, .fw_sub = 1002,
+        .mac = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 },
+        .msix_vectors = H_MSIX_VECTORS, .device_id = 0x101d,
+        .psid = "MT_0000000359",
+    };
+
+    h->ram = g_malloc0(GUEST_SIZE);
+    h->brk = GUEST_BASE;
+    h->clock_ns = 1000000000ull;
+    h->msix = g_array_new(FALSE, FALSE, sizeof(unsigned));
+    h->frames = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
+    h->guest_errors = g_ptr_array_new_with_free_func(g_free);
+    h->link_events = g_array_new(FALSE, FALSE, sizeof(gboolean));
+    mlx5_dev_init(&h->dev, &h_platform, h, &cfg);
+    h->fw = &h->dev.fw;
+    h_cmdq_setup(h);
+    return h;
+}
+
+void h_free(Harness *h)
+{
+    mlx5_dev_fini(&h->dev);
+    g_array_unref(h->msix);
+    g_ptr_array_unref(h->frames);
+    g_ptr_array_unref(h->guest_errors);
+    g_array_unref(h->link_events);
+    g_free(h->ram);
+    g_free(h);
+}
+
+uint64_t h_alloc(Harness *h, uint64_t bytes, uint64_t align)
+{
+    uint64_t a = (h->brk + align - 1) & ~(align - 1);
+
+    g_assert_cmpuint(a + bytes, <=, MB_ARENA);
+    h->brk = a + bytes;
+    return a;
+}
+
+void *h_gpa(Harness *h, uint64_t gpa)
+{
+    g_assert_true(in_ram(gpa, 1));
+    return h->ram + (gpa - GUEST_BASE);
+}
+
+void h_put32(Harness *h, uint64_t gpa, uint32_t v)
+{
+    prm_put_be32(h_gpa(h, gpa), v);
+}
+
+uint32_t h_get32(Harness *h, uint64_t gpa)
+{
+    return prm_be32(h_gpa(h, gpa));
+}
+
+unsigned h_msix_count(Harness *h, unsigned vector)
+{
+    unsigned n = 0;
+    for (guint i = 0; i < h->msix->len; i++) {
+        n += g_array_index(h->msix, unsigned, i) == vector;
+    }
+    return n;
+}
+
+unsigned h_nerrors(Harness *h)
+{
+    return h->guest_errors->len;
+}
+
+/* --- commands -------------------------------------------------------- */
+
+HCmd *hcmd_new_len(uint16_t opcode, uint16_t op_mod, uint32_t inlen, uint32_t outlen)
+{
+    HCmd *c = g_new0(HCmd, 1);
+
+    c->opcode = opcode;
+    c->inlen = inlen;
+    c->outlen = outlen;
+    c->in_cap = MAX(inlen, 16u);
+    c->out_cap = MAX(outlen, 16u) + OUT_GUARD;
+    c->in = g_malloc0(c->in_cap);
+    c->out = g_malloc0(c->out_cap);
+    PRM_SET(mbox_in, opcode, c->in, opcode);
+    PRM_SET(mbox_in, op_mod, c->in, op_mod);
+    return c;
+}
+
+HCmd *hcmd_new(uint16_t opcode, uint16_t op_mod)
+{
+    const Mlx5CmdDesc *d = mlx5_cmd_lookup(opcode);
+    return hcmd_new_len(opcode, op_mod, d ? d->in_bytes : 16, d ? d->out_bytes : 16);
+}
+
+void hcmd_grow_in(HCmd *c, uint32_t inlen)
+{
+    if (inlen > c->in_cap) {
+        c->in = g_realloc(c->in, inlen);
+        memset(c->in + c->in_cap, 0, inlen - c->in_cap);
+        c->in_cap = inlen;
+    }
+    c->inlen = inlen;
+}
+
+void hcmd_free(HCmd *c)
+{
+    if (c) {
+        g_free(c->in);
+        g_free(c->out);
+        g_free(c);
+    }
+}
+
+/* The syndrome of the last failed command, from its guest-error line (for
+ * outputs too short to carry it). */
+static uint32_t last_logged_syndrome(Harness *h)
+{
+    const char *msg, *p;
+
+    if (!h->guest_errors->len) {
+        return 0;
+    }
+    msg = g_ptr_array_index(h->guest_errors, h->guest_errors->len - 1);
+    p = strstr(msg, "syndrome 0x");
+    return p ? (uint32_t)strtoul(p + strlen("syndrome "), NULL, 16) : 0;
+}
+
+static void record_result(Harness *h, HCmd *c)
+{
+    if (c->outlen >= 8) {
+        c->status = PRM_GET(mbox_out, status, c->out);
+        c->syndrome = PRM_GET(mbox_out, syndrome, c->out);
+    } else {
+        c->syndrome = c->status == MLX5_CMD_STAT_OK ? 0 : last_logged_syndrome(h);
+    }
+    if (c->status == MLX5_CMD_STAT_OK) {
+        h->ok_ops[c->opcode & 0xfff] = 1;
+    }
+}
+
+unsigned h_exec(Harness *h, HCmd *c)
+{
+    g_autofree uint8_t *in = NULL;
+
+    if (h->via_cmdq) {
+        return h_exec_cmdq(h, c, 0);
+    }
+    /* An exact-size copy: the sanitizers catch a read past inlen. */
+    in = g_malloc(MAX(c->inlen, 1u));
+    memcpy(in, c->in, MIN(c->inlen, c->in_cap));
+    memset(c->out, POISON, c->out_cap);
+    c->status = mlx5_fw_exec(h->fw, in, c->inlen, c->out, c->outlen);
+    if (c->outlen) {
+        g_assert_cmpuint(c->out[0], ==, c->status);
+    }
+    /* Nothing is written past outlen. */
+    for (uint32_t i = c->outlen; i < c->out_cap; i++) {
+        g_assert_cmphex(c->out[i], ==, POISON);
+    }
+    record_result(h, c);
+    return c->status;
+}
+
+HCmd *h_ok(Harness *h, HCmd *c)
+{
+    if (h_exec(h, c) != MLX5_CMD_STAT_OK) {
+        g_error("%s(0x%x) failed: status %s (0x%x) syndrome 0x%x (%s)",
+                mlx5_cmd_name(c->opcode), c->opcode, mlx5_cmd_status_name(c->status),
+                c->status, c->syndrome, mlx5_syndrome_text(c->syndrome));
+    }
+    return c;
+}
+
+void h_fail(Harness *h, HCmd *c, unsigned status, uint32_t syndrome)
+{
+    unsigned objs = mlx5_fw_object_count(h->fw);
+    unsigned errs = h_nerrors(h);
+
+    h->clock_ns += 2000000000ull;       /* a fresh guest-error window */
+    h_exec(h, c);
+    if (c->status != status || c->syndrome != syndrome) {
+        g_error("%s(0x%x): got status %s (0x%x) syndrome 0x%x (%s); "
+                "expected %s (0x%x) syndrome 0x%x (%s)",
+                mlx5_cmd_name(c->opcode), c->opcode,
+                mlx5_cmd_status_name(c->status), c->status, c->syndrome,
+                mlx5_syndrome_text(c->syndrome), mlx5_cmd_status_name(status), status,
+                syndrome, mlx5_syndrome_text(syndrome));
+    }
+    for (uint32_t i = 8; i < c->outlen; i++) {
+        g_assert_cmphex(c->out[i], ==, 0);          /* no half-filled output */
+    }
+    g_assert_cmpuint(mlx5_fw_object_count(h->fw), ==, objs);
+    g_assert_cmpuint(h_nerrors(h), >, errs);
+    h_assert_usable(h);
+}
+
+void h_assert_usable(Harness *h)
+{
+    g_autoptr(HCmd) q = hcmd_new(OP_QUERY_ISSI, 0);
+
+    h_exec(h, q);
+    if (h->fw->hca_state == MLX5_HCA_DISABLED) {
+        g_assert_cmphex(q->status, ==, MLX5_CMD_STAT_BAD_SYS_STATE);
+        g_assert_cmphex(q->syndrome, ==, MLX5_SYND_NOT_ENABLED);
+    } else {
+        g_assert_cmphex(q->status, ==, MLX5_CMD_STAT_OK);
+        g_assert_cmpuint(OUT_GET(q, query_issi_out, supported_issi_dw0), ==, 0x3);
+    }
+}
+
+/* --- command queue --------------------------------------------------- */
+
+void h_cmdq_setup(Harness *h)
+{
+    if (!h->cmdq) {
+        h->cmdq = h_alloc(h, PAGE, PAGE);
+    }
+    mlx5_iseg_write(h->fw, ISEG_CMDQ_H, (uint32_t)(h->cmdq >> 32), 4);
+    mlx5_iseg_write(h->fw, ISEG_CMDQ_L, (uint32_t)h->cmdq, 4);
+}
+
+static uint64_t mbox_alloc(Harness *h)
+{
+    uint64_t a = h->mb_brk;
+
+    g_assert_cmpuint(a + MBOX_STRIDE, <=, GUEST_BASE + GUEST_SIZE);
+    h->mb_brk += MBOX_STRIDE;
+    memset(h_gpa(h, a), POISON, MBOX_BYTES);
+    return a;
+}
+
+static uint32_t nblocks(uint32_t len)
+{
+    return len > 16 ? (len - 16 + MBOX_DATA_BYTES - 1) / MBOX_DATA_BYTES : 0;
+}
+
+/* Chain n fresh mailboxes; `data` (may be NULL) fills their data areas. */
+static uint64_t *mbox_chain(Harness *h, uint32_t n, const uint8_t *data, uint32_t len,
+                            uint8_t token)
+{
+    uint64_t *mb = g_new0(uint64_t, MAX(n, 1u));
+
+    for (uint32_t i = 0; i < n; i++) {
+        mb[i] = mbox_alloc(h);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t *b = h_gpa(h, mb[i]);
+        if (data) {
+            uint32_t off = i * MBOX_DATA_BYTES;
+            uint32_t chunk = MIN(len - off, (uint32_t)MBOX_DATA_BYTES);
+            memset(b, 0, MBOX_DATA_BYTES);
+            memcpy(b, data + off, chunk);
+        }
+        prm_put_be64(b + MBOX_NEXT, i + 1 < n ? mb[i + 1] : 0);
+        prm_put_be32(b + MBOX_BLOCK_NUM, i);
+        b[MBOX_TOKEN] = token;
+    }
+    return mb;
+}
+
+HPosted *h_cmdq_post(Harness *h, unsigned slot, const HCmd *c)
+{
+    HPosted *p = g_new0(HPosted, 1);
+    uint8_t token = (uint8_t)(0x40 + slot);
+    uint8_t *e;
+
+    g_assert_cmpuint(slot, <, MLX5_CMDQ_SLOTS);
+    if (h->posted++ == 0) {
+        h->mb_brk = MB_ARENA;
+    }
+    p->slot = slot;
+    p->ent = h->cmdq + ((uint64_t)slot << MLX5_CMDQ_LOG_STRIDE);
+    p->n_in = nblocks(c->inlen);
+    p->n_out = nblocks(c->outlen);
+    p->in_mb = mbox_chain(h, p->n_in, c->in + 16, c->inlen > 16 ? c->inlen - 16 : 0, token);
+    p->out_mb = mbox_chain(h, p->n_out, NULL, 0, token);
+
+    e = h_gpa(h, p->ent);
+    memset(e, 0, 64);
+    e[CQE_ENT_TYPE] = 7;                        /* PCIe command transport */
+    prm_put_be32(e + CQE_ENT_INLEN, c->inlen);
+    prm_put_be64(e + CQE_ENT_IN_PTR, p->n_in ? p->in_mb[0] : 0);
+    memcpy(e + CQE_ENT_IN, c->in, MIN(c->inlen, 16u));
+    memset(e + CQE_ENT_OUT, POISON, 16);
+    prm_put_be64(e + CQE_ENT_OUT_PTR, p->n_out ? p->out_mb[0] : 0);
+    prm_put_be32(e + CQE_ENT_OUTLEN, c->outlen);
+    e[CQE_ENT_TOKEN] = token;
+    e[CQE_ENT_STATUS_OWN] = 1;                  /* owned by hardware */
+    return p;
+}
+
+void h_cmdq_ring(Harness *h, uint32_t bits)
+{
+    mlx5_iseg_write(h->fw, ISEG_CMD_DBELL, bits, 4);
+    mlx5_cmdif_run(h->fw);
+}
+
+unsigned h_cmdq_collect(Harness *h, HPosted *p, HCmd *c)
+{
+    const uint8_t *e = h_gpa(h, p->ent);
+    unsigned deliv;
+
+    g_assert_cmpuint(h->posted, >, 0);
+    h->posted--;
+    g_assert_cmphex(e[CQE_ENT_STATUS_OWN] & 1, ==, 0);     /* back to software */
+    deliv = e[CQE_ENT_STATUS_OWN] >> 1;
+    c->status = ~0u;
+    c->syndrome = 0;
+    if (deliv != MLX5_CMD_DELIV_OK) {
+        return deliv;
+    }
+    memset(c->out, POISON, c->out_cap);
+    memcpy(c->out, e + CQE_ENT_OUT, MIN(c->outlen, 16u));
+    for (uint32_t i = 0; i < p->n_out; i++) {
+        uint32_t off = i * MBOX_DATA_BYTES;
+        uint32_t chunk = MIN(c->outlen - 16 - off, (uint32_t)MBOX_DATA_BYTES);
+        memcpy(c->out + 16 + off, h_gpa(h, p->out_mb[i]), chunk);
+    }
+    c->status = c->outlen ? c->out[0] : 0;
+    record_result(h, c);
+    return deliv;
+}
+
+void h_posted_free(HPosted *p)
+{
+    if (p) {
+        g_free(p->in_mb);
+        g_free(p->out_mb);
+        g_free(p);
+    }
+}
+
+unsigned h_exec_cmdq(Harness *h, HCmd *c, unsigned slot)
+{
+    g_autoptr(HPosted) p = h_cmdq_post(h, slot, c);
+
+    h_cmdq_ring(h, 1u << slot);
+    g_assert_cmphex(h_cmdq_collect(h, p, c), ==, MLX5_CMD_DELIV_OK);
+    return c->status;
+}
+
+/* --- bring-up -------------------------------------------------------- */
+
+void h_ok_free(Harness *h, HCmd *c)
+{
+    h_ok(h, c);
+    hcmd_free(c);
+}
+
+void h_enable(Harness *h)
+{
+    HCmd *c;
+    uint8_t cap[MLX5_CAP_BYTES];
+
+    h_ok_free(h, hcmd_new(OP_ENABLE_HCA, 0));
+    c = h_ok(h, hcmd_new(OP_QUERY_ISSI, 0));
+    g_assert_true(OUT_GET(c, query_issi_out, supported_issi_dw0) & 2);
+    hcmd_free(c);
+    c = hcmd_new(OP_SET_ISSI, 0);
+    IN_SET(c, set_issi_in, current_issi, 1);
+    h_ok_free(h, c);
+    c = h_ok(h, hcmd_new(OP_QUERY_PAGES, 1));           /* boot pages */
+    g_assert_cmpuint(OUT_GET(c, query_pages_out, num_pages), ==, 0);
+    hcmd_free(c);
+    h_ok_free(h, h_access_reg(h, 0, 0x7004, 16));           /* HOST_ENDIANNESS */
+    c = h_ok(h, hcmd_new(OP_QUERY_HCA_CAP, MLX5_CAP_GENERAL << 1 | 1));
+    memcpy(cap, OUT_PTR(c, query_hca_cap_out, capability), sizeof(cap));
+    hcmd_free(c);
+    c = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_GENERAL << 1);
+    memcpy(IN_PTR(c, set_hca_cap_in, capability), cap, sizeof(cap));
+    h_ok_free(h, c);
+    h_ok_free(h, hcmd_new(OP_QUERY_PAGES, 2));             /* init pages */
+}
+
+void h_init(Harness *h)
+{
+    HCmd *c;
+
+    h_enable(h);
+    h_ok_free(h, hcmd_new(OP_INIT_HCA, 0));
+    c = hcmd_new(OP_SET_DRIVER_VERSION, 0);
+    strcpy((char *)IN_PTR(c, set_driver_version_in, driver_version), "linux,mlx5_core,6.12");
+    h_ok_free(h, c);
+}
+
+void h_bringup(Harness *h)
+{
+    h_init(h);
+    h->uar = h_alloc_simple(h, OP_ALLOC_UAR);
+    h->async_eq = h_create_eq(h, 6, 0, 1ull << MLX5_EVENT_PORT_CHANGE |
+                              1ull << MLX5_EVENT_CQ_ERROR);
+    h->comp_eq = h_create_eq(h, 6, 1, 0);
+    h_eq_arm(h, &h->async_eq);
+    h_eq_arm(h, &h->comp_eq);
+    h->pd = h_alloc_simple(h, OP_ALLOC_PD);
+    h->td = h_alloc_simple(h, OP_ALLOC_TRANSPORT_DOMAIN);
+}
+
+HCmd *h_access_reg(Harness *h, unsigned op_mod, uint16_t reg_id, uint32_t data_bytes)
+{
+    HCmd *c = hcmd_new_len(OP_ACCESS_REG, op_mod, 16 + data_bytes, 16 + data_bytes);
+
+    (void)h;
+    IN_SET(c, access_register_in, register_id, reg_id);
+    return c;
+}
+
+void h_port_up(Harness *h)
+{
+    HCmd *c = h_access_reg(h, 0, 0x5006, PRM_BYTES(paos_reg));
+    uint8_t *d = c->in + 16;
+
+    PRM_SET(paos_reg, local_port, d, 1);
+    PRM_SET(paos_reg, admin_status, d, 1);
+    PRM_SET(paos_reg, ase, d, 1);
+    h_ok_free(h, c);
+}
+
+/* --- objects --------------------------------------------------------- */
+
+uint32_t h_alloc_simple(Harness *h, uint16_t opcode)
+{
+    HCmd *c = h_ok(h, hcmd_new(opcode, 0));
+    uint32_t id = 0;
+
+    switch (opcode) {
+    case OP_ALLOC_UAR: id = OUT_GET(c, alloc_uar_out, uar); break;
+    case OP_ALLOC_PD: id = OUT_GET(c, alloc_pd_out, pd); break;
+    case OP_ALLOC_TRANSPORT_DOMAIN:
+        id = OUT_GET(c, alloc_transport_domain_out, transport_domain); break;
+    case OP_ALLOC_XRCD: id = OUT_GET(c, alloc_xrcd_out, xrcd); break;
+    case OP_ALLOC_Q_COUNTER: id = OUT_GET(c, alloc_q_counter_out, counter_set_id); break;
+    default: g_assert_not_reached();
+    }
+    hcmd_free(c);
+    return id;
+}
+
+HCmd *h_destroy_cmd(uint16_t opcode, uint32_t id)
+{
+    HCmd *c = hcmd_new(opcode, 0);
+
+    switch (opcode) {
+    case OP_DEALLOC_UAR: IN_SET(c, dealloc_uar_in, uar, id); break;
+    case OP_DEALLOC_PD: IN_SET(c, dealloc_pd_in, pd, id); break;
+    case OP_DEALLOC_TRANSPORT_DOMAIN:
+        IN_SET(c, dealloc_transport_domain_in, transport_domain, id); break;
+    case OP_DEALLOC_XRCD: IN_SET(c, dealloc_xrcd_in, xrcd, id); break;
+    case OP_DEALLOC_Q_COUNTER: IN_SET(c, dealloc_q_counter_in, counter_set_id, id); break;
+    case OP_DESTROY_MKEY: IN_SET(c, destroy_mkey_in, mkey_index, id); break;
+    case OP_DESTROY_EQ: IN_SET(c, destroy_eq_in, eq_number, id); break;
+    case OP_DESTROY_CQ: IN_SET(c, destroy_cq_in, cqn, id); break;
+    case OP_DESTROY_SQ: IN_SET(c, destroy_sq_in, sqn, id); break;
+    case OP_DESTROY_RQ: IN_SET(c, destroy_rq_in, rqn, id); break;
+    case OP_DESTROY_TIS: IN_SET(c, destroy_tis_in, tisn, id); break;
+    case OP_DESTROY_TIR: IN_SET(c, destroy_tir_in, tirn, id); break;
+    case OP_DESTROY_RQT: IN_SET(c, destroy_rqt_in, rqtn, id); break;
+    default: g_assert_not_reached();
+    }
+    return c;
+}
+
+void h_destroy(Harness *h, uint16_t opcode, uint32_t id)
+{
+    h_ok_free(h, h_destroy_cmd(opcode, id));
+}
+
+/* A ring of 2^log_size entries of `stride` bytes; returns its page list. */
+static uint32_t ring_alloc(Harness *h, HRing *r, uint32_t log_size, uint32_t stride)
+{
+    uint64_t bytes = (uint64_t)stride << log_size;
+    uint32_t npages = (uint32_t)((bytes + PAGE - 1) / PAGE);
+
+    memset(r, 0, sizeof(*r));
+    r->log_size = log_size;
+    r->stride = stride;
+    r->gpa = h_alloc(h, (uint64_t)npages * PAGE, PAGE);
+    return npages;
+}
+
+static void put_pas(uint8_t *pas, uint64_t gpa, uint32_t npages)
+{
+    for (uint32_t i = 0; i < npages; i++) {
+        prm_put_be64(pas + 8 * i, gpa + (uint64_t)i * PAGE);
+    }
+}
+
+HCmd *h_create_eq_cmd(Harness *h, HRing *eq, uint32_t log_size, unsigned intr,
+                      uint64_t mask)
+{
+    uint32_t npages = ring_alloc(h, eq, log_size, MLX5_EQE_BYTES);
+    uint32_t base = PRM_BYTES(create_eq_in);
+    HCmd *c = hcmd_new(OP_CREATE_EQ, 0);
+    uint8_t *eqc;
+
+    for (uint32_t i = 0; i < (1u << log_size); i++) {
+        ((uint8_t *)h_gpa(h, eq->gpa))[i * MLX5_EQE_BYTES + EQE_OWNER] = 1;
+    }
+    hcmd_grow_in(c, base + 8 * npages);
+    eqc = IN_PTR(c, create_eq_in, eq_context_entry);
+    PRM_SET(eqc, log_eq_size, eqc, log_size);
+    PRM_SET(eqc, uar_page, eqc, h->uar);
+    PRM_SET(eqc, intr, eqc, intr);
+    prm_put_be64(IN_PTR(c, create_eq_in, event_bitmask), mask);
+    put_pas(c->in + base, eq->gpa, npages);
+    return c;
+}
+
+HRing h_create_eq(Harness *h, uint32_t log_size, unsigned intr, uint64_t mask)
+{
+    HRing eq;
+    HCmd *c = h_ok(h, h_create_eq_cmd(h, &eq, log_size, intr, mask));
+
+    eq.num = OUT_GET(c, create_eq_out, eq_number);
+    hcmd_free(c);
+    return eq;
+}
+
+HCmd *h_create_cq_cmd(Harness *h, HRing *cq, uint32_t eqn, uint32_t log_size)
+{
+    uint32_t npages = ring_alloc(h, cq, log_size, 64);
+    uint32_t base = PRM_BYTES(create_cq_in);
+    HCmd *c = hcmd_new(OP_CREATE_CQ, 0);
+    uint8_t *cqc;
+
+    for (uint32_t i = 0; i < (1u << log_size); i++) {
+        ((uint8_t *)h_gpa(h, cq->gpa))[i * 64 + CQE_OP_OWN] = MLX5_CQE_INVALID << 4 | 1;
+    }
+    cq->dbr = h_alloc(h, 64, 64);
+    hcmd_grow_in(c, base + 8 * npages);
+    cqc = IN_PTR(c, create_cq_in, cq_context);
+    PRM_SET(cqc, log_cq_size, cqc, log_size);
+    PRM_SET(cqc, uar_page, cqc, h->uar);
+    PRM_SET(cqc, c_eqn_or_apu_element, cqc, eqn);
+    PRM_SET(cqc, dbr_addr, cqc, cq->dbr);
+    put_pas(c->in + base, cq->gpa, npages);
+    return c;
+}
+
+HRing h_create_cq(Harness *h, uint32_t eqn, uint32_t log_size)
+{
+    HRing cq;
+    HCmd *c = h_ok(h, h_create_cq_cmd(h, &cq, eqn, log_size));
+
+    cq.num = OUT_GET(c, create_cq_out, cqn);
+    hcmd_free(c);
+    return cq;
+}
+
+/* Fill the wq part of the SQ/RQ context at byte ctx_off (sqc and rqc put
+ * it at the same place) and append the ring's page list. */
+static void wq_fill_ctx(Harness *h, HCmd *c, uint32_t ctx_off, HRing *q,
+                        uint32_t log_size, uint32_t log_stride)
+{
+    uint32_t npages = ring_alloc(h, q, log_size, 1u << log_stride);
+    uint32_t wq_off = ctx_off + PRM_BYTE_OFF(sqc, wq);
+    uint32_t pas = wq_off + PRM_BYTE_OFF(wq, pas);
+    uint8_t *wqc;
+
+    q->dbr = h_alloc(h, 64, 64);
+    hcmd_grow_in(c, pas + 8 * npages);
+    wqc = c->in + wq_off;
+    PRM_SET(wq, wq_type, wqc, 1);                        /* cyclic */
+    PRM_SET(wq, pd, wqc, h->pd);
+    PRM_SET(wq, uar_page, wqc, h->uar);
+    PRM_SET(wq, dbr_addr, wqc, q->dbr);
+    PRM_SET(wq, log_wq_stride, wqc, log_stride);
+    PRM_SET(wq, log_wq_sz, wqc, log_size);
+    put_pas(c->in + pas, q->gpa, npages);
+}
+
+HCmd *h_create_sq_cmd(Harness *h, HRing *sq, uint32_t cqn, uint32_t log_size)
+{
+    HCmd *c = hcmd_new(OP_CREATE_SQ, 0);
+    uint32_t off = PRM_BYTE_OFF(create_sq_in, ctx);
+    uint8_t *sqc;
+
+    wq_fill_ctx(h, c, off, sq, log_size, 6);
+    sqc = c->in + off;
+    PRM_SET(sqc, cqn, sqc, cqn);
+    PRM_SET(sqc, user_index, sqc, 0x1234);
+    return c;
+}
+
+HRing h_create_sq(Harness *h, uint32_t cqn, uint32_t log_size)
+{
+    HRing sq;
+    HCmd *c = h_ok(h, h_create_sq_cmd(h, &sq, cqn, log_size));
+
+    sq.num = OUT_GET(c, create_sq_out, sqn);
+    hcmd_free(c);
+    return sq;
+}
+
+HCmd *h_create_rq_cmd(Harness *h, HRing *rq, uint32_t cqn, uint32_t log_size)
+{
+    HCmd *c = hcmd_new(OP_CREATE_RQ, 0);
+    uint32_t off = PRM_BYTE_OFF(create_rq_in, ctx);
+    uint8_t *rqc;
+
+    wq_fill_ctx(h, c, off, rq, log_size, 6);
+    rqc = c->in + off;
+    PRM_SET(rqc, cqn, rqc, cqn);
+    return c;
+}
+
+HRing h_create_rq(Harness *h, uint32_t cqn, uint32_t log_size)
+{
+    HRing rq;
+    HCmd *c = h_ok(h, h_create_rq_cmd(h, &rq, cqn, log_size));
+
+    rq.num = OUT_GET(c, create_rq_out, rqn);
+    hcmd_free(c);
+    return rq;
+}
+
+uint32_t h_create_tis(Harness *h)
+{
+    HCmd *c = hcmd_new(OP_CREATE_TIS, 0);
+    uint8_t *ctx = IN_PTR(c, create_tis_in, ctx);
+    uint32_t id;
+
+    PRM_SET(tisc, transport_domain, ctx, h->td);
+    h_ok(h, c);
+    id = OUT_GET(c, create_tis_out, tisn);
+    hcmd_free(c);
+    return id;
+}
+
+uint32_t h_create_tir_direct(Harness *h, uint32_t rqn)
+{
+    HCmd *c = hcmd_new(OP_CREATE_TIR, 0);
+    uint8_t *ctx = IN_PTR(c, create_tir_in, ctx);
+    uint32_t id;
+
+    PRM_SET(tirc, disp_type, ctx, 0);
+    PRM_SET(tirc, inline_rqn, ctx, rqn);
+    PRM_SET(tirc, transport_domain, ctx, h->td);
+    h_ok(h, c);
+    id = OUT_GET(c, create_tir_out, tirn);
+    hcmd_free(c);
+    return id;
+}
+
+uint32_t h_create_rqt(Harness *h, const uint32_t *rqns, uint32_t n, uint32_t max)
+{
+    uint32_t list = PRM_BYTE_OFF(create_rqt_in, rqt_context) + PRM_BYTE_OFF(rqtc, rq_num);
+    HCmd *c = hcmd_new(OP_CREATE_RQT, 0);
+    uint8_t *ctx;
+    uint32_t id;
+
+    hcmd_grow_in(c, list + 4 * n);
+    ctx = IN_PTR(c, create_rqt_in, rqt_context);
+    PRM_SET(rqtc, rqt_max_size, ctx, max);
+    PRM_SET(rqtc, rqt_actual_size, ctx, n);
+    for (uint32_t i = 0; i < n; i++) {
+        prm_put_be32(c->in + list + 4 * i, rqns[i]);
+    }
+    h_ok(h, c);
+    id = OUT_GET(c, create_rqt_out, rqtn);
+    hcmd_free(c);
+    return id;
+}
+
+uint32_t h_create_mkey(Harness *h, uint64_t start, uint64_t len, bool lr)
+{
+    HCmd *c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+    uint32_t key;
+
+    PRM_SET(mkc, lr, mkc, lr);
+    PRM_SET(mkc, lw, mkc, 1);
+    PRM_SET(mkc, pd, mkc, h->pd);
+    PRM_SET(mkc, mkey_7_0, mkc, 0x42);
+    PRM_SET(mkc, qpn, mkc, 0xffffff);
+    PRM_SET(mkc, start_addr, mkc, start);
+    PRM_SET(mkc, len, mkc, len);
+    h_ok(h, c);
+    key = OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x42;
+    hcmd_free(c);
+    return key;
+}
+
+static unsigned modify_wq(Harness *h, uint16_t opcode, uint32_t num, unsigned from,
+                          unsigned to)
+{
+    g_autoptr(HCmd) c = hcmd_new(opcode, 0);
+    uint8_t *ctx;
+
+    if (opcode == OP_MODIFY_SQ) {
+        IN_SET(c, modify_sq_in, sq_state, from);
+        IN_SET(c, modify_sq_in, sqn, num);
+        ctx = IN_PTR(c, modify_sq_in, ctx);
+        PRM_SET(sqc, state, ctx, to);
+    } else {
+        IN_SET(c, modify_rq_in, rq_state, from);
+        IN_SET(c, modify_rq_in, rqn, num);
+        ctx = IN_PTR(c, modify_rq_in, ctx);
+        PRM_SET(rqc, state, ctx, to);
+    }
+    return h_exec(h, c);
+}
+
+unsigned h_modify_sq(Harness *h, uint32_t sqn, unsigned from, unsigned to)
+{
+    return modify_wq(h, OP_MODIFY_SQ, sqn, from, to);
+}
+
+unsigned h_modify_rq(Harness *h, uint32_t rqn, unsigned from, unsigned to)
+{
+    return modify_wq(h, OP_MODIFY_RQ, rqn, from, to);
+}
+
+unsigned h_query_sq_state(Harness *h, uint32_t sqn)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_QUERY_SQ, 0);
+    uint8_t *ctx;
+
+    IN_SET(c, query_sq_in, sqn, sqn);
+    h_ok(h, c);
+    ctx = OUT_PTR(c, query_sq_out, sq_context);
+    return PRM_GET(sqc, state, ctx);
+}
+
+uint32_t h_create_flow_table(Harness *h, unsigned log_size, unsigned level)
+{
+    HCmd *c = hcmd_new(OP_CREATE_FLOW_TABLE, 0);
+    uint8_t *ctx = IN_PTR(c, create_flow_table_in, flow_table_context);
+    uint32_t id;
+
+    PRM_SET(flow_table_context, log_size, ctx, log_size);
+    PRM_SET(flow_table_context, level, ctx, level);
+    h_ok(h, c);
+    id = OUT_GET(c, create_flow_table_out, table_id);
+    hcmd_free(c);
+    return id;
+}
+
+uint32_t h_create_flow_group(Harness *h, uint32_t ft, uint32_t start, uint32_t end)
+{
+    HCmd *c = hcmd_new(OP_CREATE_FLOW_GROUP, 0);
+    uint32_t id;
+
+    IN_SET(c, create_flow_group_in, table_id, ft);
+    IN_SET(c, create_flow_group_in, start_flow_index, start);
+    IN_SET(c, create_flow_group_in, end_flow_index, end);
+    IN_SET(c, create_flow_group_in, match_criteria_enable, 1);
+    h_ok(h, c);
+    id = OUT_GET(c, create_flow_group_out, group_id);
+    hcmd_free(c);
+    return id;
+}
+
+HCmd *h_fte_cmd(unsigned op_mod, uint32_t ft, uint32_t group, uint32_t index,
+                uint16_t action, uint8_t dest_type, uint32_t dest_id, uint32_t ndest)
+{
+    uint32_t fc = PRM_BYTE_OFF(set_fte_in, flow_context);
+    uint32_t dst = fc + PRM_BYTE_OFF(flow_context, destination);
+    HCmd *c = hcmd_new(OP_SET_FLOW_TABLE_ENTRY, op_mod);
+    uint8_t *ctx;
+
+    hcmd_grow_in(c, dst + ndest * PRM_BYTES(dest_format_struct));
+    IN_SET(c, set_fte_in, table_id, ft);
+    IN_SET(c, set_fte_in, flow_index, index);
+    ctx = c->in + fc;
+    PRM_SET(flow_context, group_id, ctx, group);
+    PRM_SET(flow_context, action, ctx, action);
+    PRM_SET(flow_context, flow_tag, ctx, 0xabc);
+    PRM_SET(flow_context, destination_list_size, ctx, ndest);
+    for (uint32_t i = 0; i < ndest; i++) {
+        uint8_t *d = c->in + dst + i * PRM_BYTES(dest_format_struct);
+        PRM_SET(dest_format_struct, destination_type, d, dest_type);
+        PRM_SET(dest_format_struct, destination_id, d, dest_id);
+    }
+    return c;
+}
+
+/* --- guest rings ----------------------------------------------------- */
+
+const uint8_t *h_eq_next(Harness *h, HRing *eq)
+{
+    uint32_t idx = eq->ci & ((1u << eq->log_size) - 1);
+    const uint8_t *e = (uint8_t *)h_gpa(h, eq->gpa) + idx * MLX5_EQE_BYTES;
+
+    if ((e[EQE_OWNER] & 1) != ((eq->ci >> eq->log_size) & 1)) {
+        return NULL;
+    }
+    eq->ci++;
+    return e;
+}
+
+void h_eq_arm(Harness *h, HRing *eq)
+{
+    mlx5_eq_doorbell(h->fw, eq->num << 24 | (eq->ci & 0xffffff), true);
+}
+
+const uint8_t *h_cq_next(Harness *h, HRing *cq)
+{
+    uint32_t idx = cq->ci & ((1u << cq->log_size) - 1);
+    const uint8_t *e = (uint8_t *)h_gpa(h, cq->gpa) + idx * cq->stride +
+                       (cq->stride - 64);
+    uint8_t op_own = e[CQE_OP_OWN];
+
+    if (op_own >> 4 == MLX5_CQE_INVALID ||
+        (op_own & 1) != ((cq->ci >> cq->log_size) & 1)) {
+        return NULL;
+    }
+    cq->ci++;
+    h_put32(h, cq->dbr, cq->ci & 0xffffff);
+    return e;
+}
+
+void h_cq_arm(Harness *h, HRing *cq)
+{
+    uint32_t dw0 = (uint32_t)(cq->arm_sn & 3) << 28 | (cq->ci & 0xffffff);
+
+    cq->arm_sn++;
+    mlx5_cq_arm_doorbell(h->fw, cq->num, dw0);
+}
+
+uint8_t *h_sq_wqe(Harness *h, HRing *sq, uint8_t opcode, uint8_t ds, uint8_t fm_ce_se)
+{
+    uint32_t nent = 1u << sq->log_size;
+    uint32_t idx = sq->ci & (nent - 1);
+    uint32_t nbb = MAX((ds * 16u + 63u) / 64u, 1u);
+    uint8_t *w = (uint8_t *)h_gpa(h, sq->gpa) + idx * MLX5_WQEBB_BYTES;
+
+    g_assert_cmpuint(idx + nbb, <=, nent);      /* tests do not wrap a WQE */
+    memset(w, 0, nbb * MLX5_WQEBB_BYTES);
+    prm_put_be32(w + WQE_CTRL_OPMOD_IDX_OPCODE, (sq->ci & 0xffff) << 8 | opcode);
+    prm_put_be32(w + WQE_CTRL_QPN_DS, sq->num << 8 | ds);
+    w[WQE_CTRL_FM_CE_SE] = fm_ce_se;
+    sq->last = sq->ci;
+    sq->ci += nbb;
+    return w;
+}
+
+uint64_t h_uar_addr(uint32_t uar, uint32_t off)
+{
+    return (uint64_t)uar * PAGE + off;
+}
+
+void h_sq_ring(Harness *h, HRing *sq)
+{
+    const uint8_t *w = (uint8_t *)h_gpa(h, sq->gpa) +
+                       (sq->last & ((1u << sq->log_size) - 1)) * MLX5_WQEBB_BYTES;
+    uint64_t db = (uint64_t)prm_be32(w) << 32 | prm_be32(w + 4);
+
+    h_put32(h, sq->dbr + 4, sq->ci & 0xffff);
+    mlx5_dev_mmio_write(&h->dev, h_uar_addr(h->uar, 0x800), db, 8);
+}
+
+/* --- isolated tests -------------------------------------------------- */
+
+typedef struct Isolated {
+    GTestFunc fn;
+    unsigned timeout_s;
+} Isolated;
+
+static void run_isolated(gconstpointer p)
+{
+    const Isolated *t = p;
+
+    if (g_test_subprocess()) {
+        t->fn();
+        return;
+    }
+    g_test_trap_subprocess(NULL, (guint64)t->timeout_s * G_USEC_PER_SEC,
+                           G_TEST_SUBPROCESS_INHERIT_STDERR);
+    if (g_test_trap_reached_timeout()) {
+        g_test_fail_printf("did not finish in %u s (hang)", t->timeout_s);
+    } else if (!g_test_trap_has_passed()) {
+        g_test_fail_printf("failed in its subprocess (see stderr)");
+    }
+}
+
+void h_add_isolated(const char *path, GTestFunc fn, unsigned timeout_s)
+{
+    Isolated *t = g_new(Isolated, 1);       /* lives as long as the program */
+
+    t->fn = fn;
+    t->timeout_s = timeout_s;
+    g_test_add_data_func_full(path, t, run_isolated, g_free);
+}

@@ -1,0 +1,201 @@
+/*
+ * Unit-test harness: a fake platform around one Mlx5Device.
+ *
+ * Concepts
+ * --------
+ * Harness plays the host and the guest driver at once:
+ *   - the platform (Mlx5Platform): 16 MiB of fake guest RAM at GUEST_BASE
+ *     (DMA outside it fails), MSI-X vectors and transmitted frames recorded,
+ *     guest-error messages recorded, a clock the test sets;
+ *   - the driver: commands built with PRM_SET on buffers sized to the
+ *     command's layouts (HCmd), run either through mlx5_fw_exec() (bytes in,
+ *     status out) or through the real command queue (a 64-byte entry and
+ *     mailbox chains in fake RAM, cmd_dbell, mlx5_cmdif_run());
+ *   - guest-side rings (EQ, CQ, SQ) in fake RAM with the driver's ownership
+ *     rules, so tests read EQEs and CQEs as mlx5_core does.
+ *
+ * Failed commands go through h_fail(), which also checks the rules every
+ * failure must keep: the PRM status and syndrome, a zeroed output body, no
+ * object created or freed, a guest-error message, and a device that still
+ * answers the next command.
+ */
+#ifndef MLX5EMU_TEST_HARNESS_H
+#define MLX5EMU_TEST_HARNESS_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmd.h"
+#include "cqe.h"
+#include "rdma.h"
+#include "wqe.h"
+
+#define GUEST_BASE 0x100000ull
+#define GUEST_SIZE (16u << 20)
+#define H_MSIX_VECTORS 8
+#define PAGE 4096u
+
+/* Opcodes by their PRM names: OP_CREATE_EQ, ... */
+#define H_OP_ENUM_(name, op, fn, in, out, needs) OP_##name = (op),
+enum { MLX5_CMD_LIST(H_OP_ENUM_) };
+#undef H_OP_ENUM_
+
+/* Command-queue entry and mailbox geometry (PRM "Command Interface"). */
+enum {
+    CQE_ENT_TYPE = 0x00, CQE_ENT_INLEN = 0x04, CQE_ENT_IN_PTR = 0x08,
+    CQE_ENT_IN = 0x10, CQE_ENT_OUT = 0x20, CQE_ENT_OUT_PTR = 0x30,
+    CQE_ENT_OUTLEN = 0x38, CQE_ENT_TOKEN = 0x3c, CQE_ENT_STATUS_OWN = 0x3f,
+    MBOX_DATA_BYTES = 512, MBOX_NEXT = 0x230, MBOX_BLOCK_NUM = 0x238,
+    MBOX_TOKEN = 0x23d, MBOX_BYTES = 0x240, MBOX_STRIDE = 0x400,
+    ISEG_CMDQ_H = 0x10, ISEG_CMDQ_L = 0x14, ISEG_CMD_DBELL = 0x18,
+    POISON = 0xa5,
+};
+
+/* Queue states, event types and EQE fields used across tests. */
+enum { ST_RST = 0, ST_RDY = 1, ST_ERR = 3 };
+enum { EQE_TYPE = 0x01, EQE_SUB_TYPE = 0x03, EQE_DATA = 0x20, EQE_OWNER = 0x3f };
+
+typedef struct HCmd {
+    uint16_t opcode;
+    uint8_t *in, *out;
+    uint32_t inlen, outlen;
+    uint32_t in_cap, out_cap;   /* allocated sizes */
+    unsigned status;
+    uint32_t syndrome;
+} HCmd;
+
+/* A guest ring: `nent` entries of `stride` bytes at guest address `gpa`. */
+typedef struct HRing {
+    uint32_t num;               /* eqn / cqn / sqn */
+    uint64_t gpa;
+    uint32_t log_size, stride;
+    uint32_t ci;                /* EQ/CQ consumer counter; SQ producer counter */
+    uint64_t dbr;               /* CQ/SQ doorbell record */
+    uint8_t arm_sn;
+    uint32_t last;              /* SQ: index of the last WQE written */
+} HRing;
+
+/* A command posted on the command queue: where its entry and mailboxes are. */
+#define H_MAX_MBOX 4200
+typedef struct HPosted {
+    unsigned slot;
+    uint64_t ent;
+    uint32_t n_in, n_out;
+    uint64_t *in_mb, *out_mb;
+} HPosted;
+
+typedef struct Harness {
+    Mlx5Device dev;
+    Mlx5Fw *fw;
+    uint8_t *ram;
+    uint64_t brk;               /* bump allocator for rings and buffers */
+    uint64_t mb_brk;            /* mailbox arena, reset when the queue is idle */
+    unsigned posted;
+    uint64_t clock_ns;
+    GArray *msix;               /* unsigned vectors, in order raised */
+    GPtrArray *frames;          /* GBytes */
+    GPtrArray *guest_errors;    /* char * */
+    GArray *link_events;        /* gboolean */
+    uint64_t cmdq;
+    bool via_cmdq;              /* h_exec uses the command queue */
+    uint8_t ok_ops[0x1000];     /* opcodes that succeeded at least once */
+    /* made by h_bringup() */
+    uint32_t uar, pd, td;
+    HRing async_eq, comp_eq;
+} Harness;
+
+Harness *h_new(void);
+void h_free(Harness *h);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Harness, h_free)
+
+/* Fake guest RAM. */
+uint64_t h_alloc(Harness *h, uint64_t bytes, uint64_t align);
+void *h_gpa(Harness *h, uint64_t gpa);
+void h_put32(Harness *h, uint64_t gpa, uint32_t v);   /* big-endian */
+uint32_t h_get32(Harness *h, uint64_t gpa);
+unsigned h_msix_count(Harness *h, unsigned vector);
+unsigned h_nerrors(Harness *h);
+
+/* Commands: buffers sized to the command's layouts, opcode/op_mod set. */
+HCmd *hcmd_new(uint16_t opcode, uint16_t op_mod);
+HCmd *hcmd_new_len(uint16_t opcode, uint16_t op_mod, uint32_t inlen, uint32_t outlen);
+void hcmd_grow_in(HCmd *c, uint32_t inlen);
+void hcmd_free(HCmd *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(HCmd, hcmd_free)
+#define IN_SET(c, L, f, v) PRM_SET(L, f, (c)->in, (v))
+#define OUT_GET(c, L, f) PRM_GET(L, f, (c)->out)
+#define IN_PTR(c, L, f) PRM_PTR(L, f, (c)->in)
+#define OUT_PTR(c, L, f) PRM_PTR(L, f, (c)->out)
+
+/* Run through mlx5_fw_exec (or the queue when h->via_cmdq). */
+unsigned h_exec(Harness *h, HCmd *c);
+/* Run and require success; returns c for chaining. */
+HCmd *h_ok(Harness *h, HCmd *c);
+void h_ok_free(Harness *h, HCmd *c);
+/* Run and require this failure, plus the failure invariants above. */
+void h_fail(Harness *h, HCmd *c, unsigned status, uint32_t syndrome);
+/* The device still answers: QUERY_ISSI works (or is refused as not enabled). */
+void h_assert_usable(Harness *h);
+
+/* The command queue. */
+void h_cmdq_setup(Harness *h);
+HPosted *h_cmdq_post(Harness *h, unsigned slot, const HCmd *c);
+void h_cmdq_ring(Harness *h, uint32_t bits);
+/* Copy the output back into c; returns the delivery status (bits 7:1). */
+unsigned h_cmdq_collect(Harness *h, HPosted *p, HCmd *c);
+void h_posted_free(HPosted *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(HPosted, h_posted_free)
+unsigned h_exec_cmdq(Harness *h, HCmd *c, unsigned slot);
+
+/* Driver-like bring-up. */
+void h_enable(Harness *h);          /* ENABLE_HCA, ISSI, pages, caps */
+void h_init(Harness *h);            /* + INIT_HCA, SET_DRIVER_VERSION */
+void h_bringup(Harness *h);         /* + UAR, PD, TD, async EQ, comp EQ */
+void h_port_up(Harness *h);         /* PAOS admin up (carrier is up) */
+
+/* Object helpers (all require success). */
+uint32_t h_alloc_simple(Harness *h, uint16_t opcode);       /* UAR/PD/TD/XRCD/QCNT */
+HCmd *h_create_eq_cmd(Harness *h, HRing *eq, uint32_t log_size, unsigned intr,
+                      uint64_t mask);
+HRing h_create_eq(Harness *h, uint32_t log_size, unsigned intr, uint64_t mask);
+HCmd *h_create_cq_cmd(Harness *h, HRing *cq, uint32_t eqn, uint32_t log_size);
+HRing h_create_cq(Harness *h, uint32_t eqn, uint32_t log_size);
+HCmd *h_create_sq_cmd(Harness *h, HRing *sq, uint32_t cqn, uint32_t log_size);
+HRing h_create_sq(Harness *h, uint32_t cqn, uint32_t log_size);
+HCmd *h_create_rq_cmd(Harness *h, HRing *rq, uint32_t cqn, uint32_t log_size);
+HRing h_create_rq(Harness *h, uint32_t cqn, uint32_t log_size);
+uint32_t h_create_tis(Harness *h);
+uint32_t h_create_tir_direct(Harness *h, uint32_t rqn);
+uint32_t h_create_rqt(Harness *h, const uint32_t *rqns, uint32_t n, uint32_t max);
+uint32_t h_create_mkey(Harness *h, uint64_t start, uint64_t len, bool lr);
+unsigned h_modify_sq(Harness *h, uint32_t sqn, unsigned from, unsigned to);
+unsigned h_modify_rq(Harness *h, uint32_t rqn, unsigned from, unsigned to);
+unsigned h_query_sq_state(Harness *h, uint32_t sqn);
+HCmd *h_destroy_cmd(uint16_t opcode, uint32_t id);
+void h_destroy(Harness *h, uint16_t opcode, uint32_t id);
+HCmd *h_access_reg(Harness *h, unsigned op_mod, uint16_t reg_id, uint32_t data_bytes);
+uint32_t h_create_flow_table(Harness *h, unsigned log_size, unsigned level);
+uint32_t h_create_flow_group(Harness *h, uint32_t ft, uint32_t start, uint32_t end);
+/* SET_FLOW_TABLE_ENTRY with `ndest` copies of one destination. */
+enum { FT_ACTION_ALLOW = 0x1, FT_ACTION_DROP = 0x2, FT_ACTION_FWD = 0x4 };
+enum { FT_DEST_VPORT = 0, FT_DEST_FLOW_TABLE = 1, FT_DEST_TIR = 2 };
+HCmd *h_fte_cmd(unsigned op_mod, uint32_t ft, uint32_t group, uint32_t index,
+                uint16_t action, uint8_t dest_type, uint32_t dest_id, uint32_t ndest);
+
+/* Guest rings. */
+const uint8_t *h_eq_next(Harness *h, HRing *eq);    /* next valid EQE or NULL */
+void h_eq_arm(Harness *h, HRing *eq);
+const uint8_t *h_cq_next(Harness *h, HRing *cq);    /* also updates the dbr */
+void h_cq_arm(Harness *h, HRing *cq);
+/* Write a send WQE at the SQ's producer counter and advance it. */
+uint8_t *h_sq_wqe(Harness *h, HRing *sq, uint8_t opcode, uint8_t ds, uint8_t fm_ce_se);
+void h_sq_ring(Harness *h, HRing *sq);              /* dbr, then BlueFlame doorbell */
+uint64_t h_uar_addr(uint32_t uar, uint32_t off);
+
+/* Register a test that runs in a child process with a timeout (seconds),
+ * so a crash, abort or hang fails only this test.  Used for tests of
+ * known core bugs: the rest of the program still runs. */
+void h_add_isolated(const char *path, GTestFunc fn, unsigned timeout_s);
+
+#endif

@@ -1,0 +1,803 @@
+/*
+ * The data path as mlx5e drives it: send WQEs rung through the UAR
+ * (BlueFlame doorbell, 64-bit or split in two 32-bit writes), CQEs with
+ * the owner bit, completion EQEs when the CQ is armed, MSI-X when the EQ
+ * is armed; error CQEs and the SQ error state for malformed WQEs; frames
+ * on the wire and the port counters.
+ */
+#include <string.h>
+
+#include "harness.h"
+
+#define CQ_UPDATE MLX5_WQE_CTRL_CQ_UPDATE
+#define DATA_GPA (GUEST_BASE + (8u << 20))      /* payloads live here */
+
+typedef struct Env {
+    Harness *h;
+    HRing cq, sq;
+    uint32_t lkey;
+} Env;
+
+/* A key for all of memory (length64, as mlx5e's), so only the DMA itself
+ * can fail. */
+static uint32_t mkey_everything(Harness *h, uint32_t pd)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+
+    PRM_SET(mkc, pd, mkc, pd);
+    PRM_SET(mkc, lr, mkc, 1);
+    PRM_SET(mkc, length64, mkc, 1);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8;
+}
+
+static Env *env_new_sized(uint32_t cq_log, uint32_t sq_log)
+{
+    Env *e = g_new0(Env, 1);
+
+    e->h = h_new();
+    h_bringup(e->h);
+    e->lkey = mkey_everything(e->h, e->h->pd);
+    e->cq = h_create_cq(e->h, e->h->comp_eq.num, cq_log);
+    e->sq = h_create_sq(e->h, e->cq.num, sq_log);
+    g_assert_cmphex(h_modify_sq(e->h, e->sq.num, ST_RST, ST_RDY), ==, MLX5_CMD_STAT_OK);
+    return e;
+}
+
+static Env *env_new(void)
+{
+    return env_new_sized(4, 6);
+}
+
+static void env_free(Env *e)
+{
+    h_free(e->h);
+    g_free(e);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Env, env_free)
+
+static void nop(Env *e, HRing *sq, uint8_t ds, uint8_t flags)
+{
+    h_sq_wqe(e->h, sq, MLX5_OPCODE_NOP, ds, flags);
+    h_sq_ring(e->h, sq);
+}
+
+static const uint8_t *expect_cqe(Env *e, unsigned opcode, uint16_t wqe_counter, uint32_t qpn)
+{
+    const uint8_t *cqe = h_cq_next(e->h, &e->cq);
+
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, opcode);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, wqe_counter);
+    g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN) & 0xffffff, ==, qpn);
+    return cqe;
+}
+
+static void expect_error_cqe(Env *e, HRing *sq, uint16_t wqe_counter, uint8_t syndrome)
+{
+    const uint8_t *cqe = expect_cqe(e, MLX5_CQE_REQ_ERR, wqe_counter, sq->num);
+
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, syndrome);
+    g_assert_cmpuint(h_query_sq_state(e->h, sq->num), ==, ST_ERR);
+}
+
+static uint32_t hw_counter(Env *e, uint32_t sqn)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_QUERY_SQ, 0);
+    uint8_t *ctx;
+
+    IN_SET(c, query_sq_in, sqn, sqn);
+    h_ok(e->h, c);
+    ctx = OUT_PTR(c, query_sq_out, sq_context);
+    return PRM_GET(wq, hw_counter, PRM_PTR(sqc, wq, ctx));
+}
+
+/* --- completions ------------------------------------------------------ */
+
+static void test_nop_with_cq_update_gives_cqe(void)
+{
+    g_autoptr(Env) e = env_new();
+    const uint8_t *cqe;
+
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    cqe = expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    g_assert_cmphex(cqe[CQE_OP_OWN] & 1, ==, 0);                 /* first pass */
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    g_assert_cmpuint(hw_counter(e, e->sq.num), ==, 1);
+    g_assert_cmpuint(h_nerrors(e->h), ==, 0);
+}
+
+static void test_unsignaled_wqes_are_silent(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, 0);
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, 0);
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
+    h_sq_ring(e->h, &e->sq);
+    expect_cqe(e, MLX5_CQE_REQ, 2, e->sq.num);
+    g_assert_null(h_cq_next(e->h, &e->cq));
+}
+
+static void test_multi_block_wqe_advances_counter(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 5, CQ_UPDATE);      /* 80 bytes: 2 WQEBBs */
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
+    h_sq_ring(e->h, &e->sq);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    expect_cqe(e, MLX5_CQE_REQ, 2, e->sq.num);
+    g_assert_cmpuint(hw_counter(e, e->sq.num), ==, 3);
+}
+
+static void test_cqe_owner_bit_flips_on_wrap(void)
+{
+    g_autoptr(Env) e = env_new_sized(1, 6);                     /* 2 CQEs */
+
+    for (unsigned i = 0; i < 6; i++) {
+        const uint8_t *cqe;
+        nop(e, &e->sq, 1, CQ_UPDATE);
+        cqe = expect_cqe(e, MLX5_CQE_REQ, i, e->sq.num);
+        g_assert_cmphex(cqe[CQE_OP_OWN] & 1, ==, (i >> 1) & 1);
+    }
+}
+
+static void test_completion_event_needs_armed_cq(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing *eq = &e->h->comp_eq;
+    const uint8_t *eqe;
+
+    nop(e, &e->sq, 1, CQ_UPDATE);                               /* CQ not armed */
+    g_assert_null(h_eq_next(e->h, eq));
+    g_assert_nonnull(h_cq_next(e->h, &e->cq));
+    h_cq_arm(e->h, &e->cq);
+    g_assert_null(h_eq_next(e->h, eq));                         /* nothing new yet */
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    eqe = h_eq_next(e->h, eq);
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_TYPE], ==, MLX5_EVENT_COMP);
+    g_assert_cmphex(prm_be32(eqe + 0x38) & 0xffffff, ==, e->cq.num);
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);             /* comp EQ vector */
+    nop(e, &e->sq, 1, CQ_UPDATE);                               /* CQ fired: disarmed */
+    g_assert_null(h_eq_next(e->h, eq));
+}
+
+static void test_msix_needs_armed_eq(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing *eq = &e->h->comp_eq;
+
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);                               /* EQ armed: MSI-X */
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
+    g_assert_nonnull(h_cq_next(e->h, &e->cq));
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);                               /* EQ not re-armed */
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
+    g_assert_nonnull(h_eq_next(e->h, eq));
+    g_assert_nonnull(h_eq_next(e->h, eq));
+    h_eq_arm(e->h, eq);                                         /* all read: just arm */
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
+    g_assert_nonnull(h_cq_next(e->h, &e->cq));
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 2);
+}
+
+/* Arming with CQEs already past the consumer index notifies at once. */
+static void test_arm_behind_producer_notifies_at_once(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    h_cq_arm(e->h, &e->cq);                                     /* ci 0, pi 1 */
+    g_assert_nonnull(h_eq_next(e->h, &e->h->comp_eq));
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
+}
+
+static void test_solicited_arm_waits_for_solicited(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint32_t dw0 = 1u << 24;                                    /* cmd 1: solicited */
+
+    mlx5_cq_arm_doorbell(e->h->fw, e->cq.num, dw0);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    g_assert_null(h_eq_next(e->h, &e->h->comp_eq));
+    nop(e, &e->sq, 1, CQ_UPDATE | MLX5_WQE_CTRL_SOLICITED);
+    g_assert_nonnull(h_eq_next(e->h, &e->h->comp_eq));
+}
+
+static void test_cq_overrun_gives_cq_error(void)
+{
+    g_autoptr(Env) e = env_new_sized(1, 6);
+    g_autoptr(HCmd) q = hcmd_new(OP_QUERY_CQ, 0);
+    const uint8_t *eqe;
+    uint8_t *cqc;
+
+    for (int i = 0; i < 3; i++) {
+        nop(e, &e->sq, 1, CQ_UPDATE);                           /* nobody consumes */
+    }
+    eqe = h_eq_next(e->h, &e->h->async_eq);
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_TYPE], ==, MLX5_EVENT_CQ_ERROR);
+    g_assert_cmphex(prm_be32(eqe + EQE_DATA) & 0xffffff, ==, e->cq.num);
+    g_assert_cmphex(eqe[EQE_DATA + 0x0b], ==, 1);               /* overrun */
+    IN_SET(q, query_cq_in, cqn, e->cq.num);
+    h_ok(e->h, q);
+    cqc = OUT_PTR(q, query_cq_out, cq_context);
+    g_assert_cmphex(PRM_GET(cqc, status, cqc), ==, 0x9);
+    g_assert_cmpuint(PRM_GET(cqc, producer_counter, cqc), ==, 2);
+}
+
+static void test_128_byte_cqe_in_second_half(void)
+{
+    g_autoptr(Harness) h = h_new();
+    g_autoptr(HCmd) c = NULL;
+    HRing cq, sq;
+    const uint8_t *ring;
+
+    h_bringup(h);
+    h_create_mkey(h, GUEST_BASE, GUEST_SIZE, true);
+    c = h_create_cq_cmd(h, &cq, h->comp_eq.num, 4);
+    PRM_SET(cqc, cqe_sz, IN_PTR(c, create_cq_in, cq_context), 1);
+    h_ok(h, c);
+    cq.num = OUT_GET(c, create_cq_out, cqn);
+    sq = h_create_sq(h, cq.num, 4);
+    g_assert_cmphex(h_modify_sq(h, sq.num, ST_RST, ST_RDY), ==, 0);
+    h_sq_wqe(h, &sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
+    h_sq_ring(h, &sq);
+    ring = h_gpa(h, cq.gpa);
+    g_assert_cmphex(ring[CQE_OP_OWN], ==, MLX5_CQE_INVALID << 4 | 1);  /* 1st half */
+    g_assert_cmphex(ring[64 + CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
+    g_assert_cmphex(prm_be32(ring + 64 + CQE_SOP_DROP_QPN), ==, sq.num);
+}
+
+/* --- malformed WQEs --------------------------------------------------- */
+
+static void test_bad_ds_gives_error_cqe(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    nop(e, &e->sq, 0, 0);                                       /* ds 0, unsignaled */
+    expect_error_cqe(e, &e->sq, 1, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+    g_assert_cmpuint(h_nerrors(e->h), ==, 1);
+    nop(e, &e->sq, 1, CQ_UPDATE);                               /* ERR: not executed */
+    g_assert_null(h_cq_next(e->h, &e->cq));
+}
+
+/* A SEND of one data segment: ctrl, eth (no inline), data = ds 3. */
+static uint8_t *send_wqe(Env *e, HRing *sq, uint32_t lkey, uint64_t addr, uint32_t len)
+{
+    uint8_t *w = h_sq_wqe(e->h, sq, MLX5_OPCODE_SEND, 3, CQ_UPDATE);
+    uint8_t *d = w + 2 * MLX5_DS_BYTES;
+
+    prm_put_be32(d + WQE_DATA_BYTE_COUNT, len);
+    prm_put_be32(d + WQE_DATA_LKEY, lkey);
+    prm_put_be64(d + WQE_DATA_ADDR, addr);
+    return w;
+}
+
+static void test_bad_lkey_gives_protection_error(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    send_wqe(e, &e->sq, e->lkey + 0x100, DATA_GPA, 64);         /* no such index */
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+}
+
+static void test_wrong_key_byte_gives_protection_error(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    send_wqe(e, &e->sq, e->lkey ^ 0x01, DATA_GPA, 64);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+}
+
+static void test_mkey_without_local_read(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint32_t key = h_create_mkey(e->h, GUEST_BASE, GUEST_SIZE, false);
+
+    send_wqe(e, &e->sq, key, DATA_GPA, 64);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+}
+
+static void test_destroyed_mkey_is_stale(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_destroy(e->h, OP_DESTROY_MKEY, e->lkey >> 8);
+    send_wqe(e, &e->sq, e->lkey, DATA_GPA, 64);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+}
+
+/* MKey access checks: the address range of a non-length64 key. */
+static void test_send_outside_mkey_range(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint32_t key = h_create_mkey(e->h, DATA_GPA, PAGE, true);
+
+    send_wqe(e, &e->sq, key, DATA_GPA + 4 * PAGE, 64);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+}
+
+/* MKey access checks: the key's PD is the queue's PD. */
+static void test_send_mkey_of_other_pd(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint32_t key = mkey_everything(e->h, h_alloc_simple(e->h, OP_ALLOC_PD));
+
+    send_wqe(e, &e->sq, key, DATA_GPA, 64);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+}
+
+static void test_unsupported_opcode(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_sq_wqe(e->h, &e->sq, 0x08, 1, CQ_UPDATE);                 /* RDMA write */
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+}
+
+static void test_send_without_eth_segment(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_SEND, 1, CQ_UPDATE);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+}
+
+static void test_send_data_outside_ram(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    send_wqe(e, &e->sq, e->lkey, GUEST_BASE + GUEST_SIZE - 32, 64);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+}
+
+static void test_send_frame_too_long(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    send_wqe(e, &e->sq, e->lkey, DATA_GPA, 0x7fffffff);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+}
+
+static void test_send_shorter_than_l2_header(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    send_wqe(e, &e->sq, e->lkey, DATA_GPA, 13);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+}
+
+static void test_send_inline_header_beyond_wqe(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint8_t *w = h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_SEND, 2, CQ_UPDATE);
+
+    prm_put_be16(w + MLX5_DS_BYTES + WQE_ETH_INLINE_HDR_SZ, 0xffff);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+}
+
+static void test_other_sqs_keep_working(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing sq2 = h_create_sq(e->h, e->cq.num, 4);
+
+    g_assert_cmphex(h_modify_sq(e->h, sq2.num, ST_RST, ST_RDY), ==, 0);
+    nop(e, &e->sq, 0, CQ_UPDATE);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+    nop(e, &sq2, 1, CQ_UPDATE);
+    expect_cqe(e, MLX5_CQE_REQ, 0, sq2.num);
+    g_assert_cmpuint(h_query_sq_state(e->h, sq2.num), ==, ST_RDY);
+}
+
+/* The driver's recovery: ERR -> RST -> RDY, counters back to 0. */
+static void test_err_sq_recovers_through_reset(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    nop(e, &e->sq, 1, 0);
+    nop(e, &e->sq, 0, 0);
+    expect_error_cqe(e, &e->sq, 1, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+    g_assert_cmphex(h_modify_sq(e->h, e->sq.num, ST_ERR, ST_RST), ==, 0);
+    g_assert_cmphex(h_modify_sq(e->h, e->sq.num, ST_RST, ST_RDY), ==, 0);
+    g_assert_cmpuint(hw_counter(e, e->sq.num), ==, 0);
+    e->sq.ci = 0;
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+}
+
+static void test_sq_in_reset_does_not_execute(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing sq2 = h_create_sq(e->h, e->cq.num, 4);                /* left in RST */
+
+    nop(e, &sq2, 1, CQ_UPDATE);
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    g_assert_cmpuint(hw_counter(e, sq2.num), ==, 0);
+}
+
+/* A WQE must not run past the producer counter: a 2-block NOP rung with
+ * pc = 1 on a 2-entry ring must not make the device spin. */
+static void test_wqe_overrunning_producer_counter(void)
+{
+    g_autoptr(Env) e = env_new_sized(4, 1);
+    uint8_t *w = h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 5, 0);   /* 2 WQEBBs */
+
+    (void)w;
+    h_put32(e->h, e->sq.dbr + 4, 1);
+    mlx5_sq_doorbell(e->h->fw, e->sq.num, 1);
+    /* Returning at all is the point; the WQE is malformed for this pc. */
+    g_assert_cmpuint(hw_counter(e, e->sq.num), <=, 2);
+}
+
+/* --- frames ----------------------------------------------------------- */
+
+static const uint8_t l2_hdr[14] = {
+    0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00,
+};
+
+/* SEND with the L2 header inline and the payload through the mkey. */
+static void send_frame(Env *e, const uint8_t dst[6], uint32_t payload)
+{
+    uint8_t *w = h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_SEND, 4, CQ_UPDATE);
+    uint8_t *eth = w + MLX5_DS_BYTES;
+    uint8_t *d = w + 3 * MLX5_DS_BYTES;
+    uint8_t *data = h_gpa(e->h, DATA_GPA);
+
+    for (uint32_t i = 0; i < payload; i++) {
+        data[i] = (uint8_t)i;
+    }
+    prm_put_be16(eth + WQE_ETH_INLINE_HDR_SZ, sizeof(l2_hdr));
+    memcpy(eth + WQE_ETH_INLINE_HDR, l2_hdr, sizeof(l2_hdr));
+    memcpy(eth + WQE_ETH_INLINE_HDR, dst, 6);
+    prm_put_be32(d + WQE_DATA_BYTE_COUNT, payload);
+    prm_put_be32(d + WQE_DATA_LKEY, e->lkey);
+    prm_put_be64(d + WQE_DATA_ADDR, DATA_GPA);
+    h_sq_ring(e->h, &e->sq);
+}
+
+static void test_send_transmits_frame(void)
+{
+    g_autoptr(Env) e = env_new();
+    GBytes *f;
+    const uint8_t *b;
+    gsize len;
+
+    h_port_up(e->h);
+    send_frame(e, l2_hdr, 50);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    g_assert_cmpuint(e->h->frames->len, ==, 1);
+    f = g_ptr_array_index(e->h->frames, 0);
+    b = g_bytes_get_data(f, &len);
+    g_assert_cmpuint(len, ==, 64);
+    g_assert_cmpmem(b, 14, l2_hdr, 14);
+    g_assert_cmphex(b[14], ==, 0);
+    g_assert_cmphex(b[63], ==, 49);
+    g_assert_cmpuint(e->h->fw->counters.tx_frames, ==, 1);
+    g_assert_cmpuint(e->h->fw->counters.tx_ucast, ==, 1);
+    g_assert_cmpuint(e->h->fw->counters.tx_octets, ==, 64);
+}
+
+static void test_send_counts_broadcast_and_multicast(void)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+    g_autoptr(Env) e = env_new();
+
+    h_port_up(e->h);
+    send_frame(e, bcast, 50);
+    send_frame(e, mcast, 50);
+    g_assert_cmpuint(e->h->fw->counters.tx_bcast, ==, 1);
+    g_assert_cmpuint(e->h->fw->counters.tx_mcast, ==, 1);
+    g_assert_cmpuint(e->h->fw->counters.tx_ucast, ==, 0);
+}
+
+static void test_send_while_port_down_completes_without_frame(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    send_frame(e, l2_hdr, 50);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    g_assert_cmpuint(e->h->frames->len, ==, 0);
+    g_assert_cmpuint(e->h->fw->counters.tx_frames, ==, 0);
+}
+
+static void test_receive_counts_drop(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint8_t frame[64] = { 0 };
+
+    mlx5_dev_receive(&e->h->dev, frame, sizeof(frame));
+    g_assert_cmpuint(e->h->fw->counters.rx_dropped, ==, 1);
+}
+
+/* --- doorbells through BAR0 ------------------------------------------- */
+
+static uint64_t bf_value(Env *e)
+{
+    const uint8_t *w = (uint8_t *)h_gpa(e->h, e->sq.gpa) +
+                       (e->sq.last & ((1u << e->sq.log_size) - 1)) * MLX5_WQEBB_BYTES;
+    return (uint64_t)prm_be32(w) << 32 | prm_be32(w + 4);
+}
+
+static void test_bf_doorbell_split_in_two_writes(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint64_t bf = h_uar_addr(e->h->uar, 0x900);                 /* 2nd BlueFlame half */
+
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
+    h_put32(e->h, e->sq.dbr + 4, e->sq.ci);
+    mlx5_dev_mmio_write(&e->h->dev, bf, bf_value(e) >> 32, 4);
+    g_assert_null(h_cq_next(e->h, &e->cq));                     /* half a doorbell */
+    mlx5_dev_mmio_write(&e->h->dev, bf + 4, (uint32_t)bf_value(e), 4);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+}
+
+/* The rest of a BlueFlame WQE copy is not a doorbell. */
+static void test_bf_copy_chunks_ignored(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
+    h_put32(e->h, e->sq.dbr + 4, e->sq.ci);
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar, 0x808), bf_value(e), 8);
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    g_assert_cmpuint(h_nerrors(e->h), ==, 0);
+}
+
+static void test_cq_arm_through_uar_split(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint64_t db = h_uar_addr(e->h->uar, 0x20);
+
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    mlx5_dev_mmio_write(&e->h->dev, db, 0, 4);                  /* sn 0, cmd 0, ci 0 */
+    g_assert_null(h_eq_next(e->h, &e->h->comp_eq));
+    mlx5_dev_mmio_write(&e->h->dev, db + 4, e->cq.num, 4);
+    g_assert_nonnull(h_eq_next(e->h, &e->h->comp_eq));          /* pi 1 > ci 0 */
+}
+
+static void test_cq_arm_through_uar_64bit(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar, 0x20), e->cq.num, 8);
+    g_assert_nonnull(h_eq_next(e->h, &e->h->comp_eq));
+}
+
+static void test_eq_doorbell_through_uar(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing *eq = &e->h->comp_eq;
+
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);                               /* fires, EQ disarms */
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
+    /* +0x48: update ci without arming; +0x40: arm. */
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar, 0x48), eq->num << 24, 4);
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar, 0x40), eq->num << 24, 4);
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 2);             /* EQE 0 still unread */
+}
+
+static void test_reset_drops_latched_half(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint64_t bf = h_uar_addr(e->h->uar, 0x800);
+
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
+    h_put32(e->h, e->sq.dbr + 4, e->sq.ci);
+    mlx5_dev_mmio_write(&e->h->dev, bf, bf_value(e) >> 32, 4);
+    g_assert_cmpuint(mlx5_dev_reset(&e->h->dev, "flr"), >, 0);
+    mlx5_dev_mmio_write(&e->h->dev, bf + 4, (uint32_t)bf_value(e), 4);
+    g_assert_cmpuint(mlx5_fw_object_count(e->h->fw), ==, 0);
+}
+
+/* --- guest mistakes on the data path ---------------------------------- */
+
+static void test_doorbell_on_unallocated_uar(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
+    h_put32(e->h, e->sq.dbr + 4, e->sq.ci);
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar + 1, 0x800), bf_value(e), 8);
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar + 1, 0x40),
+                        e->h->comp_eq.num << 24, 4);
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    g_assert_cmpuint(h_nerrors(e->h), ==, 1);
+}
+
+static void test_doorbell_for_missing_sq(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar, 0x800),
+                        (uint64_t)(e->sq.num + 1) << 8, 8);
+    mlx5_sq_doorbell(e->h->fw, e->cq.num, 0);                   /* not an SQ number */
+    g_assert_cmpuint(h_nerrors(e->h), ==, 2);
+}
+
+static void test_producer_counter_beyond_ring(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_put32(e->h, e->sq.dbr + 4, (1u << e->sq.log_size) + 1);
+    mlx5_sq_doorbell(e->h->fw, e->sq.num, 0);
+    g_assert_cmpuint(h_nerrors(e->h), ==, 1);
+    g_assert_cmpuint(hw_counter(e, e->sq.num), ==, 0);
+    g_assert_cmpuint(h_query_sq_state(e->h, e->sq.num), ==, ST_RDY);
+}
+
+static void test_doorbell_record_outside_ram(void)
+{
+    g_autoptr(Env) e = env_new();
+    g_autoptr(HCmd) c = NULL;
+    HRing sq;
+
+    c = h_create_sq_cmd(e->h, &sq, e->cq.num, 4);
+    PRM_SET(wq, dbr_addr, PRM_PTR(sqc, wq, IN_PTR(c, create_sq_in, ctx)), 0x40);
+    h_ok(e->h, c);
+    sq.num = OUT_GET(c, create_sq_out, sqn);
+    g_assert_cmphex(h_modify_sq(e->h, sq.num, ST_RST, ST_RDY), ==, 0);
+    mlx5_sq_doorbell(e->h->fw, sq.num, 1);
+    g_assert_cmpuint(h_nerrors(e->h), ==, 1);
+    g_assert_null(h_cq_next(e->h, &e->cq));
+}
+
+static void test_wqe_ring_outside_ram(void)
+{
+    g_autoptr(Env) e = env_new();
+    g_autoptr(HCmd) c = NULL;
+    HRing sq;
+
+    c = h_create_sq_cmd(e->h, &sq, e->cq.num, 4);
+    prm_put_be64(c->in + c->inlen - 8, 0x7f000000);             /* the one page */
+    h_ok(e->h, c);
+    sq.num = OUT_GET(c, create_sq_out, sqn);
+    g_assert_cmphex(h_modify_sq(e->h, sq.num, ST_RST, ST_RDY), ==, 0);
+    h_put32(e->h, sq.dbr + 4, 1);
+    mlx5_sq_doorbell(e->h->fw, sq.num, 1);
+    g_assert_cmpuint(h_nerrors(e->h), ==, 1);
+    g_assert_cmpuint(h_query_sq_state(e->h, sq.num), ==, ST_ERR);
+}
+
+static void test_eq_doorbell_mistakes(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint32_t eqn = e->h->comp_eq.num;
+
+    mlx5_eq_doorbell(e->h->fw, 200u << 24, true);               /* no such EQ */
+    mlx5_eq_doorbell(e->h->fw, eqn << 24 | 5, true);            /* ci beyond pi */
+    g_assert_cmpuint(h_nerrors(e->h), ==, 2);
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    g_assert_nonnull(h_eq_next(e->h, &e->h->comp_eq));          /* EQ still works */
+}
+
+static void test_cq_arm_mistakes(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    mlx5_cq_arm_doorbell(e->h->fw, e->cq.num + 50, 0);          /* no such CQ */
+    mlx5_cq_arm_doorbell(e->h->fw, e->cq.num, 2u << 24);        /* bad command */
+    g_assert_cmpuint(h_nerrors(e->h), ==, 1);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    g_assert_null(h_eq_next(e->h, &e->h->comp_eq));             /* not armed */
+}
+
+/* Objects the queue points at are gone: nothing to post to, no crash. */
+static void test_completion_with_destroyed_cq_or_eq(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing eq = h_create_eq(e->h, 2, 3, 0);
+    HRing cq2 = h_create_cq(e->h, eq.num, 2);
+    HRing sq2 = h_create_sq(e->h, cq2.num, 2);
+
+    g_assert_cmphex(h_modify_sq(e->h, sq2.num, ST_RST, ST_RDY), ==, 0);
+    h_cq_arm(e->h, &cq2);
+    h_destroy(e->h, OP_DESTROY_EQ, eq.num);
+    nop(e, &sq2, 1, CQ_UPDATE);                                 /* CQE, no EQ */
+    g_assert_nonnull(h_cq_next(e->h, &cq2));
+    h_destroy(e->h, OP_DESTROY_CQ, cq2.num);
+    nop(e, &sq2, 1, CQ_UPDATE);                                 /* no CQ */
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+}
+
+static void test_unused_bar_offsets(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    mlx5_dev_mmio_write(&e->h->dev, 0x3000, 1, 4);              /* below the UARs */
+    mlx5_dev_mmio_write(&e->h->dev, MLX5_BAR0_SIZE, 1, 4);
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar, 0x100), 1, 8);
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar, 0x2), 1, 2);
+    mlx5_dev_mmio_write(&e->h->dev, h_uar_addr(e->h->uar, 0x24), 1, 4);  /* no high half */
+    g_assert_cmpuint(e->h->msix->len + e->h->frames->len, ==, 0);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/datapath/nop-with-cq-update-gives-cqe", test_nop_with_cq_update_gives_cqe);
+    g_test_add_func("/datapath/unsignaled-wqes-are-silent", test_unsignaled_wqes_are_silent);
+    g_test_add_func("/datapath/multi-block-wqe-advances-counter",
+                    test_multi_block_wqe_advances_counter);
+    g_test_add_func("/datapath/cqe-owner-bit-flips-on-wrap", test_cqe_owner_bit_flips_on_wrap);
+    g_test_add_func("/datapath/completion-event-needs-armed-cq",
+                    test_completion_event_needs_armed_cq);
+    g_test_add_func("/datapath/msix-needs-armed-eq", test_msix_needs_armed_eq);
+    g_test_add_func("/datapath/arm-behind-producer-notifies-at-once",
+                    test_arm_behind_producer_notifies_at_once);
+    g_test_add_func("/datapath/solicited-arm-waits-for-solicited",
+                    test_solicited_arm_waits_for_solicited);
+    g_test_add_func("/datapath/cq-overrun-gives-cq-error", test_cq_overrun_gives_cq_error);
+    g_test_add_func("/datapath/128-byte-cqe-in-second-half", test_128_byte_cqe_in_second_half);
+    g_test_add_func("/datapath/bad-ds-gives-error-cqe", test_bad_ds_gives_error_cqe);
+    g_test_add_func("/datapath/bad-lkey-gives-protection-error",
+                    test_bad_lkey_gives_protection_error);
+    g_test_add_func("/datapath/wrong-key-byte-gives-protection-error",
+                    test_wrong_key_byte_gives_protection_error);
+    g_test_add_func("/datapath/mkey-without-local-read", test_mkey_without_local_read);
+    g_test_add_func("/datapath/destroyed-mkey-is-stale", test_destroyed_mkey_is_stale);
+    h_add_isolated("/datapath/send-outside-mkey-range", test_send_outside_mkey_range, 30);
+    h_add_isolated("/datapath/send-mkey-of-other-pd", test_send_mkey_of_other_pd, 30);
+    g_test_add_func("/datapath/unsupported-opcode", test_unsupported_opcode);
+    g_test_add_func("/datapath/send-without-eth-segment", test_send_without_eth_segment);
+    g_test_add_func("/datapath/send-data-outside-ram", test_send_data_outside_ram);
+    g_test_add_func("/datapath/send-frame-too-long", test_send_frame_too_long);
+    g_test_add_func("/datapath/send-shorter-than-l2-header", test_send_shorter_than_l2_header);
+    g_test_add_func("/datapath/send-inline-header-beyond-wqe",
+                    test_send_inline_header_beyond_wqe);
+    g_test_add_func("/datapath/other-sqs-keep-working", test_other_sqs_keep_working);
+    g_test_add_func("/datapath/err-sq-recovers-through-reset", test_err_sq_recovers_through_reset);
+    g_test_add_func("/datapath/sq-in-reset-does-not-execute", test_sq_in_reset_does_not_execute);
+    h_add_isolated("/datapath/wqe-overrunning-producer-counter",
+                   test_wqe_overrunning_producer_counter, 3);
+    g_test_add_func("/datapath/send-transmits-frame", test_send_transmits_frame);
+    g_test_add_func("/datapath/send-counts-broadcast-and-multicast",
+                    test_send_counts_broadcast_and_multicast);
+    g_test_add_func("/datapath/send-while-port-down-completes-without-frame",
+                    test_send_while_port_down_completes_without_frame);
+    g_test_add_func("/datapath/receive-counts-drop", test_receive_counts_drop);
+    g_test_add_func("/datapath/bf-doorbell-split-in-two-writes",
+                    test_bf_doorbell_split_in_two_writes);
+    g_test_add_func("/datapath/bf-copy-chunks-ignored", test_bf_copy_chunks_ignored);
+    g_test_add_func("/datapath/cq-arm-through-uar-split", test_cq_arm_through_uar_split);
+    g_test_add_func("/datapath/cq-arm-through-uar-64bit", test_cq_arm_through_uar_64bit);
+    g_test_add_func("/datapath/eq-doorbell-through-uar", test_eq_doorbell_through_uar);
+    g_test_add_func("/datapath/reset-drops-latched-half", test_reset_drops_latched_half);
+    g_test_add_func("/datapath/doorbell-on-unallocated-uar", test_doorbell_on_unallocated_uar);
+    g_test_add_func("/datapath/doorbell-for-missing-sq", test_doorbell_for_missing_sq);
+    g_test_add_func("/datapath/producer-counter-beyond-ring", test_producer_counter_beyond_ring);
+    g_test_add_func("/datapath/doorbell-record-outside-ram", test_doorbell_record_outside_ram);
+    g_test_add_func("/datapath/wqe-ring-outside-ram", test_wqe_ring_outside_ram);
+    g_test_add_func("/datapath/eq-doorbell-mistakes", test_eq_doorbell_mistakes);
+    g_test_add_func("/datapath/cq-arm-mistakes", test_cq_arm_mistakes);
+    g_test_add_func("/datapath/completion-with-destroyed-cq-or-eq",
+                    test_completion_with_destroyed_cq_or_eq);
+    g_test_add_func("/datapath/unused-bar-offsets", test_unused_bar_offsets);
+    return g_test_run();
+}
