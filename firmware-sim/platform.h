@@ -35,8 +35,6 @@ typedef struct Mlx5Platform {
     uint64_t (*clock_ns)(void *opaque);
     /* A guest programming error, already rate-limited by the core. */
     void (*guest_error)(void *opaque, const char *msg);
-    /* Link state changed as seen by the port (for the platform's netdev). */
-    void (*link_changed)(void *opaque, bool up);
 } Mlx5Platform;
 
 #endif

@@ -94,10 +94,6 @@ static void mlx5_plat_guest_error(void *opaque, const char *msg)
     qemu_log_mask(LOG_GUEST_ERROR, "mlx5: %s\n", msg);
 }
 
-static void mlx5_plat_link_changed(void *opaque, bool up)
-{
-}
-
 static const Mlx5Platform mlx5_platform = {
     .dma_read = mlx5_plat_dma_read,
     .dma_write = mlx5_plat_dma_write,
@@ -105,7 +101,6 @@ static const Mlx5Platform mlx5_platform = {
     .tx_frame = mlx5_plat_tx_frame,
     .clock_ns = mlx5_plat_clock_ns,
     .guest_error = mlx5_plat_guest_error,
-    .link_changed = mlx5_plat_link_changed,
 };
 
 /* --- BAR0 ------------------------------------------------------------ */
@@ -349,6 +344,16 @@ static void mlx5_class_init(ObjectClass *klass, void *data)
     dc->desc = "NVIDIA ConnectX (mlx5) Ethernet/RoCE adapter (mlx5emu)";
     dc->vmsd = &mlx5_vmstate;
     device_class_set_props(dc, mlx5_properties);
+    object_class_property_set_description(klass, "device-id",
+        "PCI device ID of an mlx5 physical function (0x101d ConnectX-6 Dx, "
+        "0x1017 ConnectX-5, 0x1021 ConnectX-7, ...)");
+    object_class_property_set_description(klass, "msix-vectors",
+        "MSI-X vectors: the control vector plus completion vectors "
+        "(0 = one per vCPU plus one)");
+    object_class_property_set_description(klass, "fw-version",
+        "firmware version MAJOR.MINOR.SUBMINOR reported to the driver");
+    object_class_property_set_description(klass, "psid",
+        "board ID (PSID) reported by QUERY_ADAPTER");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

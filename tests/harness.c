@@ -61,16 +61,9 @@ static void p_guest_error(void *o, const char *msg)
     }
 }
 
-static void p_link(void *o, bool up)
-{
-    gboolean v = up;
-    g_array_append_val(((Harness *)o)->link_events, v);
-}
-
 static const Mlx5Platform h_platform = {
     .dma_read = p_dma_read, .dma_write = p_dma_write, .msix_notify = p_msix,
     .tx_frame = p_tx, .clock_ns = p_clock, .guest_error = p_guest_error,
-    .link_changed = p_link,
 };
 
 Harness *h_new(void)
@@ -89,7 +82,6 @@ Harness *h_new(void)
     h->msix = g_array_new(FALSE, FALSE, sizeof(unsigned));
     h->frames = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
     h->guest_errors = g_ptr_array_new_with_free_func(g_free);
-    h->link_events = g_array_new(FALSE, FALSE, sizeof(gboolean));
     mlx5_dev_init(&h->dev, &h_platform, h, &cfg);
     h->fw = &h->dev.fw;
     h_cmdq_setup(h);
@@ -102,7 +94,6 @@ void h_free(Harness *h)
     g_array_unref(h->msix);
     g_ptr_array_unref(h->frames);
     g_ptr_array_unref(h->guest_errors);
-    g_array_unref(h->link_events);
     g_free(h->ram);
     g_free(h);
 }

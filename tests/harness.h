@@ -96,7 +96,6 @@ typedef struct Harness {
     GArray *msix;               /* unsigned vectors, in order raised */
     GPtrArray *frames;          /* GBytes */
     GPtrArray *guest_errors;    /* char * */
-    GArray *link_events;        /* gboolean */
     uint64_t cmdq;
     bool via_cmdq;              /* h_exec uses the command queue */
     uint8_t ok_ops[0x1000];     /* opcodes that succeeded at least once */
