@@ -249,6 +249,7 @@ typedef struct Mlx5Fw {
     uint32_t cmdq_addr_h, cmdq_addr_l;
     uint32_t health_counter;
     uint8_t nic_interface;
+    uint64_t ready_at_ns;       /* "initializing" clears at this clock time */
 
     /* HCA */
     int hca_state;
@@ -317,6 +318,10 @@ uint32_t mlx5_iseg_read(Mlx5Fw *fw, uint32_t off, unsigned size);
 void mlx5_iseg_write(Mlx5Fw *fw, uint32_t off, uint32_t val, unsigned size);
 void mlx5_iseg_tick(Mlx5Fw *fw);        /* health counter */
 #define MLX5_ISEG_SIZE 0x2010
+/* After power-on, FLR or DISABLE_HCA the firmware boots for this long with
+ * "initializing" set; the driver polls it every 2 ms (Linux main.c
+ * wait_fw_init). */
+#define MLX5_FW_BOOT_NS (10 * 1000 * 1000ull)
 
 /* Capabilities (caps.c). */
 void mlx5_caps_init(Mlx5Fw *fw);

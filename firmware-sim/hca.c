@@ -134,6 +134,7 @@ unsigned mlx5_fw_reset(Mlx5Fw *fw, const char *why)
     fw->cmdq_addr_h = fw->cmdq_addr_l = 0;
     fw->nic_interface = 0;
     fw->cmd_pending = 0;
+    fw->ready_at_ns = fw->plat->clock_ns(fw->opaque) + MLX5_FW_BOOT_NS;
     mlx5_caps_init(fw);
     snprintf(fw->node_desc, sizeof(fw->node_desc), "mlx5emu ConnectX-6 Dx (emulated)");
     mlx5emu_trace_fw_reset(why, freed);

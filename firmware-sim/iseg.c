@@ -33,7 +33,9 @@ static uint32_t iseg_read32(Mlx5Fw *fw, uint32_t off)
         return (fw->cmdq_addr_l & ~0xfffu) | (uint32_t)fw->nic_interface << 8 |
                MLX5_CMDQ_LOG_SZ << 4 | MLX5_CMDQ_LOG_STRIDE;
     case ISEG_INITIALIZING:
-        return 0;                   /* ready; no FW reset support, no ECPF */
+        /* Bit 31 while the firmware boots after a reset; no FW reset
+         * support (bit 30), not an embedded-CPU function (bit 23). */
+        return fw->plat->clock_ns(fw->opaque) < fw->ready_at_ns ? 1u << 31 : 0;
     case ISEG_HEALTH_FW_VER:
         return (uint32_t)fw->cfg.fw_major << 16 | fw->cfg.fw_minor;
     case ISEG_HEALTH_HW_ID:

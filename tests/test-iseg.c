@@ -27,10 +27,26 @@ static void test_fw_rev_and_cmdif_rev(void)
     g_assert_cmphex(rd(h, HEALTH_HW_ID, 4), ==, 0x101d);
 }
 
+/* "initializing" is set while the firmware boots after a reset, then
+ * clears: the handshake the driver's wait_fw_init() polls. */
+static void test_initializing_handshake(void)
+{
+    g_autoptr(Harness) h = h_new();
+
+    h->clock_ns = 0;
+    mlx5_fw_reset(h->fw, "test");
+    g_assert_cmphex(rd(h, INITIALIZING, 4) >> 31, ==, 1);
+    h->clock_ns = MLX5_FW_BOOT_NS - 1;
+    g_assert_cmphex(rd(h, INITIALIZING, 4) >> 31, ==, 1);
+    h->clock_ns = MLX5_FW_BOOT_NS;
+    g_assert_cmphex(rd(h, INITIALIZING, 4), ==, 0);
+}
+
 static void test_ready_and_healthy(void)
 {
     g_autoptr(Harness) h = h_new();
 
+    h->clock_ns += MLX5_FW_BOOT_NS;
     g_assert_cmphex(rd(h, INITIALIZING, 4) >> 31, ==, 0);
     for (uint32_t off = HEALTH_SYND; off < HEALTH_FW_VER; off += 4) {
         g_assert_cmphex(rd(h, off, 4), ==, 0);
@@ -128,6 +144,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/iseg/fw-rev-and-cmdif-rev", test_fw_rev_and_cmdif_rev);
+    g_test_add_func("/iseg/initializing-handshake", test_initializing_handshake);
     g_test_add_func("/iseg/ready-and-healthy", test_ready_and_healthy);
     g_test_add_func("/iseg/cmdq-geometry-reads-0x56", test_cmdq_geometry_reads_0x56);
     g_test_add_func("/iseg/cmdq-address-reads-back", test_cmdq_address_reads_back);
