@@ -150,6 +150,8 @@ typedef struct Mlx5Wq {
     Mlx5Ring ring;
     uint32_t hw_counter;        /* next WQE the device will execute */
     uint8_t qp_st;              /* QP service type (QP only) */
+    uint8_t counter_set_id;     /* RQ: Q counter for out-of-buffer drops */
+    bool vsd;                   /* RQ: VLAN stripping disabled */
 } Mlx5Wq;
 
 typedef struct Mlx5Mkey {
@@ -163,6 +165,12 @@ typedef struct Mlx5Mkey {
 } Mlx5Mkey;
 
 typedef struct Mlx5Tis { uint32_t tisn, td; uint8_t prio; } Mlx5Tis;
+
+/* Q counter: what QUERY_Q_COUNTER reports for the RQs that name it. */
+typedef struct Mlx5QCounter {
+    uint32_t id;
+    uint64_t out_of_buffer;     /* frames dropped: no receive WQE posted */
+} Mlx5QCounter;
 
 typedef struct Mlx5Tir {
     uint32_t tirn, td;

@@ -53,7 +53,9 @@ static void fw_tables_init(Mlx5Fw *fw)
     mlx5_table_init(&fw->td, "td", 1, CAP_LIMIT(fw, log_max_transport_domain), g_free);
     mlx5_table_init(&fw->xrcd, "xrcd", 1, CAP_LIMIT(fw, log_max_xrcd), g_free);
     mlx5_table_init(&fw->q_counter, "q_counter", 1, MIN(MAX(nq, 1u), 0xffu), g_free);
-    mlx5_table_init(&fw->mkey, "mkey", 1, CAP_LIMIT(fw, log_max_mkey) - 1, g_free);
+    /* Index 1 with key 0 would be 0x100, the "invalid lkey" that ends a
+     * scatter list (MLX5_INVALID_LKEY): MKey indices start above it. */
+    mlx5_table_init(&fw->mkey, "mkey", 2, CAP_LIMIT(fw, log_max_mkey) - 1, g_free);
     mlx5_table_init(&fw->eq, "eq", 0, MIN(CAP_LIMIT(fw, log_max_eq), MLX5_MAX_EQ) - 1,
                     mlx5_eq_destroy);
     mlx5_table_init(&fw->cq, "cq", 1, CAP_LIMIT(fw, log_max_cq), mlx5_cq_destroy);

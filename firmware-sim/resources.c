@@ -10,11 +10,6 @@
 
 typedef struct Mlx5Res { uint32_t id; } Mlx5Res;
 
-typedef struct Mlx5QCounter {
-    uint32_t id;
-    uint64_t out_of_buffer;
-} Mlx5QCounter;
-
 static unsigned res_alloc(Mlx5Table *t, Mlx5Cmd *c, uint32_t *id)
 {
     Mlx5Res *r = g_new0(Mlx5Res, 1);

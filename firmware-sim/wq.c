@@ -222,6 +222,8 @@ unsigned cmd_create_rq(Mlx5Fw *fw, Mlx5Cmd *c)
     q = g_new0(Mlx5Wq, 1);
     q->kind = MLX5_WQ_RQ;
     q->cqn = PRM_GET(rqc, cqn, rqc);
+    q->counter_set_id = ctr;
+    q->vsd = PRM_GET(rqc, vsd, rqc);
     q->user_index = PRM_GET(rqc, user_index, rqc);
     /* Receive WQEs: 16 bytes per scatter entry, up to max_wqe_sz_rq. */
     st = wq_create(fw, c, q, PRM_PTR(rqc, wq, rqc), 4, 9);
@@ -239,6 +241,10 @@ unsigned cmd_modify_rq(Mlx5Fw *fw, Mlx5Cmd *c)
     c->obj = PRM_GET(modify_rq_in, rqn, c->in);
     if (!q) {
         return CMD_FAIL(c, BAD_RES, BAD_RQ);
+    }
+    /* modify_bitmask bit 1: VSD (Linux mlx5e_modify_rq_vsd) */
+    if (PRM_GET(modify_rq_in, modify_bitmask, c->in) & 0x2) {
+        q->vsd = PRM_GET(rqc, vsd, rqc);
     }
     return wq_modify_state(c, q, PRM_GET(modify_rq_in, rq_state, c->in),
                            PRM_GET(rqc, state, rqc));

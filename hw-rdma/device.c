@@ -129,9 +129,5 @@ void mlx5_dev_set_link(Mlx5Device *d, bool up)
 
 void mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len)
 {
-    /* Receive steering and RQ delivery are not modelled yet: the frame
-     * is counted as dropped, as a port without a matching rule does. */
-    d->fw.counters.rx_dropped++;
-    mlx5emu_trace_rx_drop((unsigned)len, "receive path not implemented");
-    (void)frame;
+    mlx5_rx_frame(&d->fw, frame, len);
 }

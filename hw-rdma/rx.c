@@ -1,0 +1,320 @@
+/*
+ * Ethernet receive: steering -> TIR -> RQ -> CQE.
+ *
+ * A frame from the wire is parsed and steered (steering.c) to a TIR.  A
+ * direct TIR names its RQ; an indirect one hashes the fields its
+ * rx_hash_field_selector picks (Toeplitz with the TIR's key, PRM "RSS")
+ * and indexes its RQT.  The RQ is a legacy cyclic RQ: the driver posts
+ * receive WQEs (scatter lists through the PA mkey) and advances the RQ
+ * doorbell record (dbr + 0), with no MMIO write.  The device fills the
+ * next WQE and writes a RESP_SEND CQE with the byte count, the WQE
+ * counter, the RSS hash, the L3/L4 header types, checksum results
+ * (hds_ip_ext L3_OK/L4_OK, check_sum = ones'-complement sum from the L3
+ * header on, which mlx5e uses for CHECKSUM_COMPLETE) and a stripped VLAN.
+ * No WQE posted: the frame is dropped and counted (out_of_buffer).
+ */
+#include <string.h>
+
+#include "cqe.h"
+#include "rdma.h"
+#include "steering.h"
+#include "toeplitz.h"
+
+enum {
+    HASH_SEL_SRC_IP = 1 << 0, HASH_SEL_DST_IP = 1 << 1,
+    HASH_SEL_L4_SPORT = 1 << 2, HASH_SEL_L4_DPORT = 1 << 3,
+    CQE_L3_HDR_IPV6 = 1, CQE_L3_HDR_IPV4 = 2,
+    CQE_L4_HDR_TCP = 4, CQE_L4_HDR_UDP = 2,     /* TCP_ACK_AND_DATA, UDP */
+    CQE_HDS_L3_OK = 1 << 1, CQE_HDS_L4_OK = 1 << 2,
+    CQE_RSS_IPV4 = 1 << 2, CQE_RSS_IPV6 = 2 << 2,
+    CQE_RSS_TCP = 1 << 6, CQE_RSS_UDP = 2 << 6,
+};
+
+/* RSS: hash the selected fields if the frame has them (the TTC table sends
+ * each traffic type to the TIR that hashes its fields). */
+static uint32_t rss_hash(const Mlx5Tir *t, const Mlx5PktInfo *pi, uint8_t *type)
+{
+    uint32_t sel = t->hash_sel_outer;
+    unsigned l3v6 = sel >> 31, l4udp = (sel >> 30) & 1, fields = sel & 0x3fffffff;
+    unsigned ipn = pi->ip_version == 6 ? 16 : 4;
+    uint8_t in[36];
+    size_t n = 0;
+
+    *type = 0;
+    if (!fields || !pi->ip_version || (pi->ip_version == 6) != l3v6) {
+        return 0;
+    }
+    if (fields & HASH_SEL_SRC_IP) {
+        memcpy(in + n, pi->src_ip + 16 - ipn, ipn);
+        n += ipn;
+    }
+    if (fields & HASH_SEL_DST_IP) {
+        memcpy(in + n, pi->dst_ip + 16 - ipn, ipn);
+        n += ipn;
+    }
+    if (fields & (HASH_SEL_L4_SPORT | HASH_SEL_L4_DPORT)) {
+        if (!pi->l4_off || pi->ip_protocol != (l4udp ? 17 : 6)) {
+            return 0;
+        }
+        if (fields & HASH_SEL_L4_SPORT) {
+            prm_put_be16(in + n, pi->sport);
+            n += 2;
+        }
+        if (fields & HASH_SEL_L4_DPORT) {
+            prm_put_be16(in + n, pi->dport);
+            n += 2;
+        }
+        *type |= l4udp ? CQE_RSS_UDP : CQE_RSS_TCP;
+    }
+    *type |= l3v6 ? CQE_RSS_IPV6 : CQE_RSS_IPV4;
+    return mlx5_toeplitz(t->toeplitz_key, in, n);
+}
+
+static Mlx5Wq *tir_select_rq(Mlx5Fw *fw, uint32_t tirn, const Mlx5PktInfo *pi,
+                             uint32_t *hash, uint8_t *htype)
+{
+    Mlx5Tir *t = mlx5_table_get(&fw->tir, tirn);
+    uint32_t rqn;
+    Mlx5Rqt *rqt;
+    Mlx5Wq *rq;
+
+    *hash = 0;
+    *htype = 0;
+    if (!t) {
+        return NULL;
+    }
+    if (t->disp_type == 0) {
+        rqn = t->inline_rqn;
+    } else {
+        rqt = mlx5_table_get(&fw->rqt, t->indirect_table);
+        if (!rqt || !rqt->actual_size) {
+            return NULL;
+        }
+        *hash = rss_hash(t, pi, htype);
+        rqn = rqt->rqn[*hash % rqt->actual_size];
+    }
+    rq = mlx5_table_get(&fw->wq, rqn);
+    return rq && rq->kind == MLX5_WQ_RQ ? rq : NULL;
+}
+
+/* Ones'-complement sum of n bytes (RFC 1071), not folded to 16 bits. */
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i += 2) {
+        sum += (uint32_t)p[i] << 8 | p[i + 1];
+    }
+    if (n & 1) {
+        sum += (uint32_t)p[n - 1] << 8;
+    }
+    return sum;
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
+    while (sum >> 16) {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return (uint16_t)sum;
+}
+
+/* Verify the IPv4 header and the TCP/UDP checksum (pseudo header). */
+static uint8_t rx_csum_flags(const uint8_t *f, size_t len, const Mlx5PktInfo *pi)
+{
+    uint8_t ok = 0;
+    uint32_t l4len, sum;
+
+    if (pi->ip_version == 4) {
+        unsigned ihl = (f[pi->l3_off] & 0xf) * 4u;
+        if (pi->l3_off + ihl <= len && csum_fold(csum_add(0, f + pi->l3_off, ihl)) == 0xffff) {
+            ok |= CQE_HDS_L3_OK;
+        }
+    } else if (pi->ip_version == 6) {
+        ok |= CQE_HDS_L3_OK;
+    }
+    if (!pi->l4_off || !(ok & CQE_HDS_L3_OK) || pi->l4_off >= len) {
+        return ok;
+    }
+    l4len = (uint32_t)(len - pi->l4_off);
+    if (pi->ip_version == 4) {
+        uint32_t tot = prm_be16(f + pi->l3_off + 2);
+        if (pi->l3_off + tot > len || pi->l3_off + tot < pi->l4_off) {
+            return ok;
+        }
+        l4len = pi->l3_off + tot - pi->l4_off;      /* without Ethernet padding */
+        sum = csum_add(0, pi->src_ip + 12, 4);
+        sum = csum_add(sum, pi->dst_ip + 12, 4);
+    } else {
+        uint32_t pl = prm_be16(f + pi->l3_off + 4);
+        if (pi->l3_off + 40 + pl > len) {
+            return ok;
+        }
+        l4len = pl;
+        sum = csum_add(0, pi->src_ip, 16);
+        sum = csum_add(sum, pi->dst_ip, 16);
+    }
+    if (pi->ip_protocol == 17 && l4len >= 8 && prm_be16(f + pi->l4_off + 6) == 0 &&
+        pi->ip_version == 4) {
+        return ok | CQE_HDS_L4_OK;                   /* UDP over IPv4 without checksum */
+    }
+    sum += pi->ip_protocol + l4len;
+    if (csum_fold(csum_add(sum, f + pi->l4_off, l4len)) == 0xffff) {
+        ok |= CQE_HDS_L4_OK;
+    }
+    return ok;
+}
+
+static void rx_drop(Mlx5Fw *fw, size_t len, const char *why)
+{
+    fw->counters.rx_dropped++;
+    mlx5emu_trace_rx_drop((unsigned)len, why);
+}
+
+static void count_rx(Mlx5Fw *fw, const uint8_t *f, size_t len)
+{
+    Mlx5PortCounters *k = &fw->counters;
+
+    k->rx_frames++;
+    k->rx_octets += len;
+    if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff) {
+        k->rx_bcast++;
+    } else if (f[0] & 1) {
+        k->rx_mcast++;
+    } else {
+        k->rx_ucast++;
+    }
+}
+
+/* Local write through an MKey into the RQ's buffers. */
+static bool mkey_local_write_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd,
+                                uint64_t addr, uint32_t len)
+{
+    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, lkey >> 8);
+
+    if (!mk || mk->key8 != (lkey & 0xff) || !mk->lw || mk->pd != pd) {
+        return false;
+    }
+    return mk->length64 || (addr >= mk->start_addr && len <= mk->len &&
+                            addr - mk->start_addr <= mk->len - len);
+}
+
+/* Scatter the frame into the WQE's data segments. */
+static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_t *f,
+                              size_t len)
+{
+    unsigned nseg = (1u << rq->ring.log_stride) / 16;
+    size_t done = 0;
+    uint8_t ds[16];
+
+    for (unsigned i = 0; i < nseg && done < len; i++) {
+        uint32_t bc, lkey, chunk;
+        uint64_t addr;
+        if (mlx5_dma_read(fw, wqe + 16 * i, ds, sizeof(ds))) {
+            return "receive WQE not in guest memory";
+        }
+        bc = prm_be32(ds);
+        lkey = prm_be32(ds + 4);
+        addr = prm_be64(ds + 8);
+        if (lkey == 0x100 || bc == 0) {
+            break;                      /* MLX5_INVALID_LKEY ends the list */
+        }
+        chunk = (uint32_t)MIN((size_t)bc, len - done);
+        if (!mkey_local_write_ok(fw, lkey, rq->pd, addr, chunk)) {
+            return "bad lkey in receive WQE";
+        }
+        if (mlx5_dma_write(fw, addr, f + done, chunk)) {
+            return "receive buffer not in guest memory";
+        }
+        done += chunk;
+    }
+    return done == len ? NULL : "frame larger than the receive WQE";
+}
+
+static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
+                       const Mlx5PktInfo *pi, uint32_t hash, uint8_t htype, uint32_t tag)
+{
+    Mlx5Cq *cq = mlx5_table_get(&fw->cq, rq->cqn);
+    uint8_t cqe[64] = { 0 }, dbr[4];
+    uint16_t tci = 0;
+    bool strip = pi->vlan && !rq->vsd;
+    uint64_t wqe;
+    const char *why;
+    uint8_t l3 = pi->ip_version == 4 ? CQE_L3_HDR_IPV4 : pi->ip_version == 6 ? CQE_L3_HDR_IPV6 : 0;
+    uint8_t l4 = !pi->l4_off ? 0 : pi->ip_protocol == 6 ? CQE_L4_HDR_TCP : CQE_L4_HDR_UDP;
+    uint8_t hds = rx_csum_flags(f, len, pi);
+    uint16_t l3sum = pi->l3_off ? csum_fold(csum_add(0, f + pi->l3_off, len - pi->l3_off)) : 0;
+
+    if (rq->state != MLX5_RQC_STATE_RDY || !cq) {
+        rx_drop(fw, len, "RQ not ready");
+        return;
+    }
+    if (mlx5_dma_read(fw, rq->dbr_addr, dbr, 4)) {
+        rx_drop(fw, len, "RQ doorbell record not in guest memory");
+        return;
+    }
+    if ((uint16_t)(prm_be32(dbr) - rq->hw_counter) == 0) {
+        Mlx5QCounter *q = mlx5_table_get(&fw->q_counter, rq->counter_set_id);
+        if (q) {
+            q->out_of_buffer++;
+        }
+        rx_drop(fw, len, "no receive WQE posted (out of buffer)");
+        return;
+    }
+    if (strip) {                        /* remove the 802.1Q tag */
+        tci = pi->vlan_tci;
+        memmove(f + 12, f + 16, len - 16);
+        len -= 4;
+    }
+    if (!mlx5_ring_entry_addr(&rq->ring, rq->hw_counter, &wqe)) {
+        rx_drop(fw, len, "RQ ring");
+        return;
+    }
+    why = rq_scatter(fw, rq, wqe, f, len);
+    if (why) {
+        mlx5_guest_error(fw, "RQ 0x%x WQE %u: %s", rq->num, rq->hw_counter & 0xffff, why);
+        rx_drop(fw, len, why);
+        return;
+    }
+    prm_put_be32(cqe + CQE_RSS_HASH_RESULT, hash);
+    cqe[CQE_RSS_HASH_TYPE] = htype;
+    prm_put_be16(cqe + CQE_CHECK_SUM, l3sum);
+    cqe[CQE_L4_L3_HDR_TYPE - 1] = hds;              /* hds_ip_ext */
+    cqe[CQE_L4_L3_HDR_TYPE] = (uint8_t)(l4 << 4 | l3 << 2 | (strip ? 1 : 0));
+    prm_put_be16(cqe + CQE_VLAN_INFO, tci);
+    prm_put_be32(cqe + CQE_BYTE_CNT, (uint32_t)len);
+    prm_put_be32(cqe + CQE_SOP_DROP_QPN, tag & 0xffffff);
+    prm_put_be16(cqe + CQE_WQE_COUNTER, (uint16_t)rq->hw_counter);
+    cqe[CQE_OP_OWN] = MLX5_CQE_RESP_SEND << 4;
+    mlx5emu_trace_rx_deliver(rq->num, rq->hw_counter & 0xffff, (unsigned)len, hash, hds);
+    rq->hw_counter = (uint16_t)(rq->hw_counter + 1);
+    mlx5_cq_post(fw, cq, cqe, false);
+}
+
+void mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len)
+{
+    uint8_t param[MLX5_MATCH_PARAM_BYTES];
+    g_autofree uint8_t *f = NULL;
+    Mlx5SteerResult r;
+    uint32_t tirn = 0, tag = 0, hash;
+    uint8_t htype;
+    Mlx5PktInfo pi;
+    Mlx5Wq *rq;
+
+    if (!fw->port_up || len < 14 || len > MLX5_PORT_MAX_MTU + 22) {
+        rx_drop(fw, len, fw->port_up ? "bad frame length" : "port down");
+        return;
+    }
+    count_rx(fw, frame, len);
+    mlx5_steer_parse(frame, len, param, &pi);
+    r = mlx5_steer_lookup(fw, param, &tirn, &tag);
+    if (r != MLX5_STEER_TIR) {
+        rx_drop(fw, len, mlx5_steer_result_name(r));
+        return;
+    }
+    rq = tir_select_rq(fw, tirn, &pi, &hash, &htype);
+    if (!rq) {
+        rx_drop(fw, len, "TIR without a receive queue");
+        return;
+    }
+    f = g_memdup2(frame, len);
+    rq_deliver(fw, rq, f, len, &pi, hash, htype, tag);
+}
