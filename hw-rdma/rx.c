@@ -184,19 +184,6 @@ static void count_rx(Mlx5Fw *fw, const uint8_t *f, size_t len)
     }
 }
 
-/* Local write through an MKey into the RQ's buffers. */
-static bool mkey_local_write_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd,
-                                uint64_t addr, uint32_t len)
-{
-    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, lkey >> 8);
-
-    if (!mk || mk->key8 != (lkey & 0xff) || !mk->lw || mk->pd != pd) {
-        return false;
-    }
-    return mk->length64 || (addr >= mk->start_addr && len <= mk->len &&
-                            addr - mk->start_addr <= mk->len - len);
-}
-
 /* Scatter the frame into the WQE's data segments. */
 static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_t *f,
                               size_t len)
@@ -218,7 +205,7 @@ static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_
             break;                      /* MLX5_INVALID_LKEY ends the list */
         }
         chunk = (uint32_t)MIN((size_t)bc, len - done);
-        if (!mkey_local_write_ok(fw, lkey, rq->pd, addr, chunk)) {
+        if (!mlx5_mkey_local_ok(fw, lkey, rq->pd, addr, chunk, true)) {
             return "bad lkey in receive WQE";
         }
         if (mlx5_dma_write(fw, addr, f + done, chunk)) {

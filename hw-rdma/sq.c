@@ -87,24 +87,6 @@ static unsigned wqe_blocks(const SqWqe *w)
 
 /* Gather one Ethernet frame: inline headers of the eth segment, then the
  * data segments (addresses through the PA mkey the driver created). */
-/* Local access through an MKey (PRM "Memory Keys"): the key exists, its
- * variant byte matches, it belongs to the queue's PD, allows local read, and
- * the range lies inside it unless it spans all memory (length64). */
-static bool mkey_local_read_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd,
-                               uint64_t addr, uint32_t len)
-{
-    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, lkey >> 8);
-
-    if (!mk || mk->key8 != (lkey & 0xff) || !mk->lr || mk->pd != pd) {
-        return false;
-    }
-    if (mk->length64) {
-        return true;
-    }
-    return addr >= mk->start_addr && len <= mk->len &&
-           addr - mk->start_addr <= mk->len - len;
-}
-
 static const char *sq_gather(Mlx5Fw *fw, const Mlx5Wq *sq, const SqWqe *w,
                              uint8_t *frame, size_t *len)
 {
@@ -135,7 +117,7 @@ static const char *sq_gather(Mlx5Fw *fw, const Mlx5Wq *sq, const SqWqe *w,
         if (bc > MLX5_MAX_FRAME_BYTES - *len) {
             return "frame too long";
         }
-        if (!mkey_local_read_ok(fw, lkey, sq->pd, addr, bc)) {
+        if (!mlx5_mkey_local_ok(fw, lkey, sq->pd, addr, bc, false)) {
             return "bad lkey";
         }
         if (mlx5_dma_read(fw, addr, frame + *len, bc)) {
