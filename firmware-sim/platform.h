@@ -22,6 +22,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the device asks of the wire for one frame (Ethernet SQ offloads,
+ * PRM "Ethernet Segment"): the platform does the generic packet work
+ * (QEMU: net_tx_pkt, as igb and e1000e use it). */
+typedef struct Mlx5TxOffload {
+    bool ip_csum;               /* fill in the IPv4 header checksum */
+    bool l4_csum;               /* fill in the TCP/UDP checksum */
+    uint16_t mss;               /* non-zero: TCP segmentation (LSO) at this MSS */
+    bool vlan_insert;           /* insert an 802.1Q tag ... */
+    uint16_t vlan_tci;          /* ... with this TCI */
+} Mlx5TxOffload;
+
 typedef struct Mlx5Platform {
     /* Guest-physical memory.  Return 0 on success, -1 if any byte of the
      * range is not guest RAM (the device then answers the PRM way). */
@@ -29,8 +40,9 @@ typedef struct Mlx5Platform {
     int (*dma_write)(void *opaque, uint64_t addr, const void *buf, size_t len);
     /* Raise MSI-X vector `vector` (already bounded by the core). */
     void (*msix_notify)(void *opaque, unsigned vector);
-    /* Send one Ethernet frame (no FCS) on the port. */
-    void (*tx_frame)(void *opaque, const uint8_t *frame, size_t len);
+    /* Send one Ethernet frame (no FCS) on the port, after the offloads. */
+    void (*tx_frame)(void *opaque, const uint8_t *frame, size_t len,
+                     const Mlx5TxOffload *off);
     /* Monotonic clock in nanoseconds. */
     uint64_t (*clock_ns)(void *opaque);
     /* A guest programming error, already rate-limited by the core. */

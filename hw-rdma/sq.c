@@ -91,7 +91,10 @@ static const char *sq_gather(Mlx5Fw *fw, const Mlx5Wq *sq, const SqWqe *w,
                              uint8_t *frame, size_t *len)
 {
     const uint8_t *eth = w->bytes + MLX5_DS_BYTES;
-    uint32_t ihs = prm_be16(eth + WQE_ETH_INLINE_HDR_SZ);
+    uint16_t hdr = prm_be16(eth + WQE_ETH_INLINE_HDR_SZ);
+    /* The same 16 bits are either an inline header size or, with the
+     * INSERT_VLAN type bit, a request to insert a tag (no inline data). */
+    uint32_t ihs = hdr & MLX5_ETH_WQE_INSERT_VLAN ? 0 : hdr;
     uint32_t used = MLX5_DS_BYTES * 2;          /* ctrl + eth */
     uint32_t total = w->ds * MLX5_DS_BYTES;
 
@@ -144,8 +147,37 @@ static void count_tx(Mlx5Fw *fw, const uint8_t *frame, size_t len)
     }
 }
 
+static bool frame_is_ipv4(const uint8_t *f, size_t len)
+{
+    uint16_t type = prm_be16(f + 12);
+
+    if (type == 0x8100 && len >= 18) {
+        type = prm_be16(f + 16);
+    }
+    return type == 0x0800;
+}
+
+/* The offloads the Ethernet segment asks for. */
+static void sq_offloads(const SqWqe *w, Mlx5TxOffload *off)
+{
+    const uint8_t *eth = w->bytes + MLX5_DS_BYTES;
+    uint8_t cs = eth[WQE_ETH_CS_FLAGS];
+
+    memset(off, 0, sizeof(*off));
+    off->ip_csum = cs & MLX5_ETH_WQE_L3_CSUM;
+    off->l4_csum = cs & MLX5_ETH_WQE_L4_CSUM;
+    if (w->opcode == MLX5_OPCODE_LSO) {
+        off->mss = prm_be16(eth + WQE_ETH_MSS);
+    }
+    if (prm_be16(eth + WQE_ETH_INSERT_TYPE) & MLX5_ETH_WQE_INSERT_VLAN) {
+        off->vlan_insert = true;
+        off->vlan_tci = prm_be16(eth + WQE_ETH_INSERT_VLAN_TCI);
+    }
+}
+
 static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
 {
+    Mlx5TxOffload off;
     g_autofree uint8_t *frame = g_malloc(MLX5_MAX_FRAME_BYTES);
     const char *why;
     size_t len;
@@ -164,10 +196,20 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "frame shorter than L2 header");
         return false;
     }
-    mlx5emu_trace_sq_send(sq->num, w->index, (unsigned)len);
+    sq_offloads(w, &off);
+    /* The L3 checksum flag means the IPv4 header checksum: an IPv6 header
+     * has none (mlx5e sets the flag for both). */
+    off.ip_csum = off.ip_csum && frame_is_ipv4(frame, len);
+    if (w->opcode == MLX5_OPCODE_LSO && off.mss == 0) {
+        sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "LSO with MSS 0");
+        return false;
+    }
+    mlx5emu_trace_sq_send(sq->num, w->index, (unsigned)len, off.mss,
+                          (off.ip_csum ? 1 : 0) | (off.l4_csum ? 2 : 0),
+                          off.vlan_insert ? off.vlan_tci : 0);
     if (fw->port_up) {
         count_tx(fw, frame, len);
-        fw->plat->tx_frame(fw->opaque, frame, len);
+        fw->plat->tx_frame(fw->opaque, frame, len, &off);
     }
     sq_complete(fw, sq, w, 0);
     return true;
@@ -185,6 +227,7 @@ static bool sq_exec(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
         sq_complete(fw, sq, w, 0);
         return true;
     case MLX5_OPCODE_SEND:
+    case MLX5_OPCODE_LSO:
         return sq_exec_send(fw, sq, w);
     default:
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "opcode not supported");

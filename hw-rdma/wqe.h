@@ -22,6 +22,11 @@ enum {
     WQE_ETH_MSS = 0x06,
     WQE_ETH_INLINE_HDR_SZ = 0x0c,
     WQE_ETH_INLINE_HDR = 0x0e,
+    WQE_ETH_INSERT_TYPE = 0x0c,     /* union with inline_hdr_sz */
+    WQE_ETH_INSERT_VLAN_TCI = 0x0e,
+    MLX5_ETH_WQE_L3_CSUM = 1 << 6,
+    MLX5_ETH_WQE_L4_CSUM = 1 << 7,
+    MLX5_ETH_WQE_INSERT_VLAN = 1 << 15,
     /* data segment */
     WQE_DATA_BYTE_COUNT = 0x00,
     WQE_DATA_LKEY = 0x04,
@@ -32,6 +37,7 @@ enum {
 enum {
     MLX5_OPCODE_NOP = 0x00,
     MLX5_OPCODE_SEND = 0x0a,
+    MLX5_OPCODE_LSO = 0x0e,
 };
 
 #define MLX5_MAX_WQE_BYTES 1024        /* max_wqe_sz_sq */

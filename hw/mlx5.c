@@ -26,6 +26,7 @@
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "net/net.h"
+#include "hw/net/net_tx_pkt.h"
 #include "trace.h"
 
 #include "rdma.h"
@@ -45,6 +46,7 @@ struct Mlx5State {
     NICState *nic;
     NICConf conf;
     QEMUBH *cmd_bh;
+    struct NetTxPkt *tx_pkt;
 
     uint16_t device_id;
     uint32_t msix_vectors;
@@ -78,10 +80,44 @@ static void mlx5_plat_msix_notify(void *opaque, unsigned vector)
     }
 }
 
-static void mlx5_plat_tx_frame(void *opaque, const uint8_t *frame, size_t len)
+/* The frame buffer belongs to the core; nothing to unmap. */
+static void mlx5_tx_frag_done(void *context, void *base, size_t len)
+{
+}
+
+/* Transmit with offloads: QEMU's net_tx_pkt inserts the VLAN tag, fills in
+ * checksums and segments LSO frames (in software unless the backend takes
+ * virtio-net headers), as for igb and e1000e. */
+static void mlx5_plat_tx_frame(void *opaque, const uint8_t *frame, size_t len,
+                               const Mlx5TxOffload *off)
 {
     Mlx5State *s = opaque;
-    qemu_send_packet(qemu_get_queue(s->nic), frame, len);
+    struct NetTxPkt *pkt = s->tx_pkt;
+    bool ok;
+
+    if (!off->mss && !off->l4_csum && !off->ip_csum && !off->vlan_insert) {
+        qemu_send_packet(qemu_get_queue(s->nic), frame, len);
+        return;
+    }
+    ok = net_tx_pkt_add_raw_fragment(pkt, (void *)frame, len) && net_tx_pkt_parse(pkt);
+    if (ok && off->vlan_insert) {
+        net_tx_pkt_setup_vlan_header(pkt, off->vlan_tci);
+    }
+    if (ok && off->mss) {
+        ok = net_tx_pkt_build_vheader(pkt, true, true, off->mss);
+        net_tx_pkt_update_ip_checksums(pkt);
+    } else if (ok) {
+        ok = !off->l4_csum || net_tx_pkt_build_vheader(pkt, false, true, 0);
+        if (ok && off->ip_csum) {
+            net_tx_pkt_update_ip_hdr_checksum(pkt);
+        }
+    }
+    if (ok) {
+        net_tx_pkt_send(pkt, qemu_get_queue(s->nic));
+    } else {
+        qemu_log_mask(LOG_GUEST_ERROR, "mlx5: offload on a frame QEMU cannot parse\n");
+    }
+    net_tx_pkt_reset(pkt, mlx5_tx_frag_done, NULL);
 }
 
 static uint64_t mlx5_plat_clock_ns(void *opaque)
@@ -269,6 +305,7 @@ static void mlx5_realize(PCIDevice *pd, Error **errp)
                           ds->id, &ds->mem_reentrancy_guard, s);
     qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
     s->cmd_bh = qemu_bh_new_guarded(mlx5_cmd_bh, s, &ds->mem_reentrancy_guard);
+    net_tx_pkt_init(&s->tx_pkt, 1);
 
     memcpy(cfg.mac, s->conf.macaddr.a, 6);
     cfg.msix_vectors = s->msix_vectors;
@@ -284,6 +321,7 @@ static void mlx5_exit(PCIDevice *pd)
     Mlx5State *s = MLX5(pd);
 
     qemu_bh_delete(s->cmd_bh);
+    net_tx_pkt_uninit(s->tx_pkt);
     mlx5_dev_fini(&s->dev);
     qemu_del_nic(s->nic);
     msix_uninit(pd, &s->bar0, &s->bar0);

@@ -41,10 +41,11 @@ static void p_msix(void *o, unsigned vector)
     g_array_append_val(h->msix, vector);
 }
 
-static void p_tx(void *o, const uint8_t *frame, size_t len)
+static void p_tx(void *o, const uint8_t *frame, size_t len, const Mlx5TxOffload *off)
 {
     Harness *h = o;
     g_ptr_array_add(h->frames, g_bytes_new(frame, len));
+    h->last_tx_offload = *off;
 }
 
 static uint64_t p_clock(void *o)

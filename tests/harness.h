@@ -95,6 +95,7 @@ typedef struct Harness {
     uint64_t clock_ns;
     GArray *msix;               /* unsigned vectors, in order raised */
     GPtrArray *frames;          /* GBytes */
+    Mlx5TxOffload last_tx_offload;
     GPtrArray *guest_errors;    /* char * */
     uint64_t cmdq;
     bool via_cmdq;              /* h_exec uses the command queue */

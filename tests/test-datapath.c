@@ -476,6 +476,77 @@ static void send_frame(Env *e, const uint8_t dst[6], uint32_t payload)
     h_sq_ring(e->h, &e->sq);
 }
 
+/* A SEND or LSO WQE with the L2 header inline, the given ethertype, the
+ * Ethernet segment's cs_flags and mss, and 50 bytes of payload. */
+static void send_offload(Env *e, uint8_t opcode, uint16_t ethertype, uint8_t cs, uint16_t mss)
+{
+    uint8_t *w = h_sq_wqe(e->h, &e->sq, opcode, 4, CQ_UPDATE);
+    uint8_t *eth = w + MLX5_DS_BYTES;
+    uint8_t *d = w + 3 * MLX5_DS_BYTES;
+
+    eth[WQE_ETH_CS_FLAGS] = cs;
+    prm_put_be16(eth + WQE_ETH_MSS, mss);
+    prm_put_be16(eth + WQE_ETH_INLINE_HDR_SZ, sizeof(l2_hdr));
+    memcpy(eth + WQE_ETH_INLINE_HDR, l2_hdr, sizeof(l2_hdr));
+    prm_put_be16(eth + WQE_ETH_INLINE_HDR + 12, ethertype);
+    prm_put_be32(d + WQE_DATA_BYTE_COUNT, 50);
+    prm_put_be32(d + WQE_DATA_LKEY, e->lkey);
+    prm_put_be64(d + WQE_DATA_ADDR, DATA_GPA);
+    h_sq_ring(e->h, &e->sq);
+}
+
+/* cs_flags reach the platform; the L3 flag only for IPv4 (IPv6 has no
+ * header checksum); LSO passes its MSS. */
+static void test_send_offload_flags(void)
+{
+    g_autoptr(Env) e = env_new();
+    const Mlx5TxOffload *o = &e->h->last_tx_offload;
+
+    h_port_up(e->h);
+    send_offload(e, MLX5_OPCODE_SEND, 0x0800, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM, 0);
+    g_assert_true(o->ip_csum && o->l4_csum);
+    g_assert_cmpuint(o->mss, ==, 0);
+    send_offload(e, MLX5_OPCODE_SEND, 0x86dd, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM, 0);
+    g_assert_true(!o->ip_csum && o->l4_csum);
+    send_offload(e, MLX5_OPCODE_LSO, 0x0800, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM, 1448);
+    g_assert_cmpuint(o->mss, ==, 1448);
+    g_assert_cmpuint(e->h->frames->len, ==, 3);
+}
+
+/* INSERT_VLAN in the Ethernet segment: no inline data, a tag to insert. */
+static void test_send_vlan_insert(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint8_t *w, *eth, *d;
+    uint8_t *data = h_gpa(e->h, DATA_GPA);
+
+    h_port_up(e->h);
+    memcpy(data, l2_hdr, sizeof(l2_hdr));
+    w = h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_SEND, 3, CQ_UPDATE);
+    eth = w + MLX5_DS_BYTES;
+    d = w + 2 * MLX5_DS_BYTES;
+    prm_put_be16(eth + WQE_ETH_INSERT_TYPE, MLX5_ETH_WQE_INSERT_VLAN);
+    prm_put_be16(eth + WQE_ETH_INSERT_VLAN_TCI, 0x2000 | 10);
+    prm_put_be32(d + WQE_DATA_BYTE_COUNT, 64);
+    prm_put_be32(d + WQE_DATA_LKEY, e->lkey);
+    prm_put_be64(d + WQE_DATA_ADDR, DATA_GPA);
+    h_sq_ring(e->h, &e->sq);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    g_assert_true(e->h->last_tx_offload.vlan_insert);
+    g_assert_cmphex(e->h->last_tx_offload.vlan_tci, ==, 0x2000 | 10);
+}
+
+/* LSO with MSS 0 cannot be segmented: error CQE, SQ in error. */
+static void test_lso_mss_zero(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    h_port_up(e->h);
+    send_offload(e, MLX5_OPCODE_LSO, 0x0800, MLX5_ETH_WQE_L4_CSUM, 0);
+    expect_error_cqe(e, &e->sq, 0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+    g_assert_cmpuint(e->h->frames->len, ==, 0);
+}
+
 static void test_send_transmits_frame(void)
 {
     g_autoptr(Env) e = env_new();
@@ -777,6 +848,9 @@ int main(int argc, char **argv)
     h_add_isolated("/datapath/wqe-overrunning-producer-counter",
                    test_wqe_overrunning_producer_counter, 3);
     g_test_add_func("/datapath/send-transmits-frame", test_send_transmits_frame);
+    g_test_add_func("/datapath/send-offload-flags", test_send_offload_flags);
+    g_test_add_func("/datapath/send-vlan-insert", test_send_vlan_insert);
+    g_test_add_func("/datapath/lso-mss-zero", test_lso_mss_zero);
     g_test_add_func("/datapath/send-counts-broadcast-and-multicast",
                     test_send_counts_broadcast_and_multicast);
     g_test_add_func("/datapath/send-while-port-down-completes-without-frame",
