@@ -289,6 +289,7 @@ typedef struct Mlx5Fw {
     Mlx5RoceAddr gid[MLX5_GID_TABLE_SIZE];
     char node_desc[64];
     Mlx5PortCounters counters;
+    bool rx_waiting;            /* a frame waits for a receive WQE */
     bool pause_rx, pause_tx;
 
     /* pages given with MANAGE_PAGES, returned on TAKE */

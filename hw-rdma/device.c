@@ -127,7 +127,15 @@ void mlx5_dev_set_link(Mlx5Device *d, bool up)
     mlx5_port_set_carrier(&d->fw, up);
 }
 
-void mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len)
+bool mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len)
 {
-    mlx5_rx_frame(&d->fw, frame, len);
+    return mlx5_rx_frame(&d->fw, frame, len, true);
+}
+
+bool mlx5_dev_rx_retry(Mlx5Device *d)
+{
+    bool r = d->fw.rx_waiting;
+
+    d->fw.rx_waiting = false;
+    return r;
 }

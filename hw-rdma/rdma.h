@@ -44,8 +44,11 @@ bool mlx5_dev_commands_pending(const Mlx5Device *d);
 void mlx5_dev_run_commands(Mlx5Device *d);
 /* The platform's link carrier changed. */
 void mlx5_dev_set_link(Mlx5Device *d, bool up);
-/* A frame arrived from the wire. */
-void mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len);
+/* A frame arrived from the wire.  false: no receive WQE yet, offer it
+ * again once mlx5_dev_rx_retry() says so (a lossless link holds it). */
+bool mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len);
+/* True once if a held frame may now find a WQE (after a doorbell). */
+bool mlx5_dev_rx_retry(Mlx5Device *d);
 
 /* CQs (cq.c) */
 void mlx5_cq_arm_doorbell(Mlx5Fw *fw, uint32_t cqn, uint32_t dw0);
@@ -56,8 +59,10 @@ bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
 bool mlx5_mkey_local_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd, uint64_t addr,
                         uint32_t len, bool write);
 
-/* Receive (rx.c): steer one frame from the wire to an RQ. */
-void mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len);
+/* Receive (rx.c): steer one frame from the wire to an RQ.  Returns false
+ * (and sets fw->rx_waiting) if `may_wait` and the RQ has no WQE yet: the
+ * caller keeps the frame and offers it again later. */
+bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait);
 
 /* Send queues (sq.c) */
 void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter);

@@ -216,6 +216,15 @@ static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_
     return done == len ? NULL : "frame larger than the receive WQE";
 }
 
+/* Whether the driver has posted a receive WQE the device has not used. */
+static bool rq_has_wqe(Mlx5Fw *fw, Mlx5Wq *rq)
+{
+    uint8_t dbr[4];
+
+    return mlx5_dma_read(fw, rq->dbr_addr, dbr, 4) == 0 &&
+           (uint16_t)(prm_be32(dbr) - rq->hw_counter) != 0;
+}
+
 static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
                        const Mlx5PktInfo *pi, uint32_t hash, uint8_t htype, uint32_t tag)
 {
@@ -276,32 +285,42 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
     mlx5_cq_post(fw, cq, cqe, false);
 }
 
-void mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len)
+bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait)
 {
     uint8_t param[MLX5_MATCH_PARAM_BYTES];
     g_autofree uint8_t *f = NULL;
     Mlx5SteerResult r;
-    uint32_t tirn = 0, tag = 0, hash;
-    uint8_t htype;
+    uint32_t tirn = 0, tag = 0, hash = 0;
+    uint8_t htype = 0;
     Mlx5PktInfo pi;
     Mlx5Wq *rq;
 
     if (!fw->port_up || len < 14 || len > MLX5_PORT_MAX_MTU + 22) {
         rx_drop(fw, len, fw->port_up ? "bad frame length" : "port down");
-        return;
+        return true;
     }
-    count_rx(fw, frame, len);
     mlx5_steer_parse(frame, len, param, &pi);
     r = mlx5_steer_lookup(fw, param, &tirn, &tag);
+    rq = r == MLX5_STEER_TIR ? tir_select_rq(fw, tirn, &pi, &hash, &htype) : NULL;
+    /* A ready RQ without a posted WQE: a platform that can hold the frame
+     * (a lossless link) retries after the driver's next doorbell, which
+     * follows its RX refill (mlx5e arms the CQ after NAPI); otherwise the
+     * frame is dropped and counted as out of buffer. */
+    if (rq && may_wait && rq->state == MLX5_RQC_STATE_RDY && !rq_has_wqe(fw, rq)) {
+        fw->rx_waiting = true;
+        mlx5emu_trace_rx_wait(rq->num);
+        return false;
+    }
+    count_rx(fw, frame, len);
     if (r != MLX5_STEER_TIR) {
         rx_drop(fw, len, mlx5_steer_result_name(r));
-        return;
+        return true;
     }
-    rq = tir_select_rq(fw, tirn, &pi, &hash, &htype);
     if (!rq) {
         rx_drop(fw, len, "TIR without a receive queue");
-        return;
+        return true;
     }
     f = g_memdup2(frame, len);
     rq_deliver(fw, rq, f, len, &pi, hash, htype, tag);
+    return true;
 }

@@ -153,6 +153,11 @@ static void mlx5_mmio_write(void *opaque, hwaddr addr, uint64_t val,
     Mlx5State *s = opaque;
 
     mlx5_dev_mmio_write(&s->dev, addr, val, size);
+    /* A frame held for want of a receive WQE: the driver's doorbells
+     * follow its RX refills, so offer it again. */
+    if (mlx5_dev_rx_retry(&s->dev)) {
+        qemu_flush_queued_packets(qemu_get_queue(s->nic));
+    }
     /* Commands run in a bottom half, so the vCPU's doorbell write returns
      * at once whatever the command costs. */
     if (mlx5_dev_commands_pending(&s->dev)) {
@@ -184,8 +189,9 @@ static bool mlx5_nc_can_receive(NetClientState *nc)
 static ssize_t mlx5_nc_receive(NetClientState *nc, const uint8_t *buf, size_t len)
 {
     Mlx5State *s = qemu_get_nic_opaque(nc);
-    mlx5_dev_receive(&s->dev, buf, len);
-    return len;
+
+    /* 0: QEMU queues the frame until qemu_flush_queued_packets(). */
+    return mlx5_dev_receive(&s->dev, buf, len) ? len : 0;
 }
 
 static bool mlx5_link_carrier(Mlx5State *s)

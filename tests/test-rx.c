@@ -269,7 +269,7 @@ static void test_rx_delivers_with_cqe(void)
 
     udp_frame(f, sizeof(f), false);
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f));
+    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
     cqe = h_cq_next(e->h, &e->cq);
     g_assert_nonnull(cqe);
     g_assert_cmpuint(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
@@ -290,7 +290,7 @@ static void test_rx_strips_vlan(void)
 
     udp_frame(f, sizeof(f), true);
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f));
+    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
     cqe = h_cq_next(e->h, &e->cq);
     g_assert_nonnull(cqe);
     g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, sizeof(f) - 4);
@@ -306,9 +306,25 @@ static void test_rx_out_of_buffer(void)
     uint8_t f[64];
 
     udp_frame(f, sizeof(f), false);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f));
+    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
     g_assert_null(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(e->h->fw->counters.rx_dropped, ==, 1);
+}
+
+/* A lossless platform holds the frame until a WQE is posted. */
+static void test_rx_waits_for_wqe(void)
+{
+    g_autoptr(Env) e = env_steered();
+    uint8_t f[64];
+
+    udp_frame(f, sizeof(f), false);
+    g_assert_false(mlx5_rx_frame(e->h->fw, f, sizeof(f), true));
+    g_assert_true(e->h->fw->rx_waiting);
+    g_assert_cmpuint(e->h->fw->counters.rx_frames + e->h->fw->counters.rx_dropped, ==, 0);
+    post_rx(e, 2048, e->mkey);
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, sizeof(f), true));
+    g_assert_nonnull(h_cq_next(e->h, &e->cq));
+    g_assert_cmpuint(e->h->fw->counters.rx_frames, ==, 1);
 }
 
 /* A WQE too small, or with a foreign key: dropped, guest error, no CQE. */
@@ -319,11 +335,11 @@ static void test_rx_bad_wqe(void)
 
     udp_frame(f, sizeof(f), false);
     post_rx(e, 64, e->mkey);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f));
+    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
     g_assert_null(h_cq_next(e->h, &e->cq));
     e->rq_pc = 0;
     post_rx(e, 2048, e->mkey ^ 0x1);                /* wrong key byte */
-    mlx5_rx_frame(e->h->fw, f, sizeof(f));
+    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
     g_assert_null(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(e->h->fw->counters.rx_dropped, ==, 2);
     g_assert_cmpuint(h_nerrors(e->h), >=, 2);
@@ -336,8 +352,8 @@ static void test_rx_refused_frames(void)
     g_autofree uint8_t *big = g_malloc0(MLX5_PORT_MAX_MTU + 100);
 
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_frame(e->h->fw, big, 10);
-    mlx5_rx_frame(e->h->fw, big, MLX5_PORT_MAX_MTU + 100);
+    mlx5_rx_frame(e->h->fw, big, 10, false);
+    mlx5_rx_frame(e->h->fw, big, MLX5_PORT_MAX_MTU + 100, false);
     g_assert_null(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(e->h->fw->counters.rx_frames, ==, 0);
 }
@@ -357,6 +373,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rx/deliver/vlan-strip", test_rx_strips_vlan);
     g_test_add_func("/rx/deliver/out-of-buffer", test_rx_out_of_buffer);
     g_test_add_func("/rx/deliver/bad-wqe", test_rx_bad_wqe);
+    g_test_add_func("/rx/deliver/waits-for-wqe", test_rx_waits_for_wqe);
     g_test_add_func("/rx/deliver/refused-frames", test_rx_refused_frames);
     return g_test_run();
 }
