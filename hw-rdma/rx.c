@@ -198,7 +198,9 @@ static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_
         if (mlx5_dma_read(fw, wqe + 16 * i, ds, sizeof(ds))) {
             return "receive WQE not in guest memory";
         }
-        bc = prm_be32(ds);
+        /* Bit 31 is MLX5_HW_START_PADDING, which mlx5e sets on every
+         * receive segment: a flag, not part of the length. */
+        bc = prm_be32(ds) & 0x7fffffff;
         lkey = prm_be32(ds + 4);
         addr = prm_be64(ds + 8);
         if (lkey == 0x100 || bc == 0) {

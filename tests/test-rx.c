@@ -311,6 +311,35 @@ static void test_rx_out_of_buffer(void)
     g_assert_cmpuint(e->h->fw->counters.rx_dropped, ==, 1);
 }
 
+/* A frame larger than the first segment continues in the next one; bit 31
+ * of byte_count (HW start padding, set by mlx5e) is not part of the size. */
+static void test_rx_spans_segments(void)
+{
+    g_autoptr(Env) e = env_steered();
+    uint64_t wqe = e->rq.gpa;
+    uint8_t f[300];
+    const uint8_t *buf0 = h_gpa(e->h, BUF_GPA), *buf1 = h_gpa(e->h, BUF_GPA + 0x2000);
+
+    udp_frame(f, sizeof(f), false);
+    for (size_t i = 42; i < sizeof(f); i++) {
+        f[i] = (uint8_t)i;
+    }
+    h_put32(e->h, wqe, 0x80000000u | 128);
+    h_put32(e->h, wqe + 4, e->mkey);
+    h_put32(e->h, wqe + 8, 0);
+    h_put32(e->h, wqe + 12, (uint32_t)BUF_GPA);
+    h_put32(e->h, wqe + 16, 0x80000000u | 4096);
+    h_put32(e->h, wqe + 20, e->mkey);
+    h_put32(e->h, wqe + 24, 0);
+    h_put32(e->h, wqe + 28, (uint32_t)(BUF_GPA + 0x2000));
+    h_put32(e->h, e->rq.dbr, 1);
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, sizeof(f), false));
+    g_assert_nonnull(h_cq_next(e->h, &e->cq));
+    g_assert_cmpmem(buf0, 128, f, 128);
+    g_assert_cmpmem(buf1, sizeof(f) - 128, f + 128, sizeof(f) - 128);
+    g_assert_cmphex(buf0[128], ==, 0);              /* nothing past segment 0 */
+}
+
 /* A lossless platform holds the frame until a WQE is posted. */
 static void test_rx_waits_for_wqe(void)
 {
@@ -374,6 +403,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rx/deliver/out-of-buffer", test_rx_out_of_buffer);
     g_test_add_func("/rx/deliver/bad-wqe", test_rx_bad_wqe);
     g_test_add_func("/rx/deliver/waits-for-wqe", test_rx_waits_for_wqe);
+    g_test_add_func("/rx/deliver/spans-segments", test_rx_spans_segments);
     g_test_add_func("/rx/deliver/refused-frames", test_rx_refused_frames);
     return g_test_run();
 }
