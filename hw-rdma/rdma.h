@@ -63,6 +63,8 @@ bool mlx5_mkey_local_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd, uint64_t addr,
  * (and sets fw->rx_waiting) if `may_wait` and the RQ has no WQE yet: the
  * caller keeps the frame and offers it again later. */
 bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait);
+/* A frame this function sent: loop it back to itself where the PRM says. */
+void mlx5_rx_loopback(Mlx5Fw *fw, const uint8_t *frame, size_t len);
 
 /* Send queues (sq.c) */
 void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter);

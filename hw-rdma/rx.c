@@ -287,7 +287,16 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
     mlx5_cq_post(fw, cq, cqe, false);
 }
 
-bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait)
+/* tirc.self_lb_block bits.  Despite the field's name, a set bit lets the
+ * TIR receive its own function's traffic: mlx5e_refresh_tirs() sets
+ * BLOCK_UNICAST when asked to *enable* unicast loopback (ethtool -t), and
+ * mlx5_ib sets it for MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC. */
+enum { MLX5_TIRC_SELF_LB_BLOCK_UNICAST = 1, MLX5_TIRC_SELF_LB_BLOCK_MULTICAST = 2 };
+
+/* The receive pipeline; a `loopback` frame came from this function's own
+ * SQ and is delivered only if the TIR lets self-loopback in. */
+static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait,
+                     bool loopback)
 {
     uint8_t param[MLX5_MATCH_PARAM_BYTES];
     g_autofree uint8_t *f = NULL;
@@ -304,6 +313,16 @@ bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait)
     mlx5_steer_parse(frame, len, param, &pi);
     r = mlx5_steer_lookup(fw, param, &tirn, &tag);
     rq = r == MLX5_STEER_TIR ? tir_select_rq(fw, tirn, &pi, &hash, &htype) : NULL;
+    if (loopback) {
+        Mlx5Tir *t = mlx5_table_get(&fw->tir, tirn);
+        unsigned bit = frame[0] & 1 ? MLX5_TIRC_SELF_LB_BLOCK_MULTICAST
+                                    : MLX5_TIRC_SELF_LB_BLOCK_UNICAST;
+        if (!rq || !t || !(t->self_lb_block & bit)) {
+            mlx5emu_trace_rx_loopback_blocked(tirn, t ? t->self_lb_block : 0);
+            return true;                /* not looped back: nothing to count */
+        }
+        mlx5emu_trace_rx_loopback(rq->num, (unsigned)len);
+    }
     /* A ready RQ without a posted WQE: a platform that can hold the frame
      * (a lossless link) retries after the driver's next doorbell, which
      * follows its RX refill (mlx5e arms the CQ after NAPI); otherwise the
@@ -313,7 +332,9 @@ bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait)
         mlx5emu_trace_rx_wait(rq->num);
         return false;
     }
-    count_rx(fw, frame, len);
+    if (!loopback) {
+        count_rx(fw, frame, len);
+    }
     if (r != MLX5_STEER_TIR) {
         rx_drop(fw, len, mlx5_steer_result_name(r));
         return true;
@@ -325,4 +346,25 @@ bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait)
     f = g_memdup2(frame, len);
     rq_deliver(fw, rq, f, len, &pi, hash, htype, tag);
     return true;
+}
+
+bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait)
+{
+    return rx_frame(fw, frame, len, may_wait, false);
+}
+
+/* Local loopback (PRM "self loopback"): a frame this function sends to one
+ * of its own unicast addresses, or to a group, also reaches its own receive
+ * path if the TIR it steers to allows that (mlx5e allows it only during its
+ * loopback self-test, ethtool -t). */
+void mlx5_rx_loopback(Mlx5Fw *fw, const uint8_t *frame, size_t len)
+{
+    bool mine = (frame[0] & 1) || memcmp(frame, fw->cfg.mac, 6) == 0;
+
+    for (uint32_t i = 0; !mine && i < fw->uc_count; i++) {
+        mine = memcmp(frame, fw->uc_list[i], 6) == 0;
+    }
+    if (mine && len >= 14) {
+        rx_frame(fw, frame, len, false, true);
+    }
 }

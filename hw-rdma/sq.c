@@ -210,6 +210,7 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
     if (fw->port_up) {
         count_tx(fw, frame, len);
         fw->plat->tx_frame(fw->opaque, frame, len, &off);
+        mlx5_rx_loopback(fw, frame, len);
     }
     sq_complete(fw, sq, w, 0);
     return true;

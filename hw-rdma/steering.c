@@ -177,7 +177,8 @@ Mlx5SteerResult mlx5_steer_lookup(Mlx5Fw *fw, const uint8_t param[MLX5_MATCH_PAR
             ft = mlx5_table_get(&fw->flow_table, ft->miss_id);
             continue;
         }
-        mlx5emu_trace_steer_hit(ft->id, e->index, e->action);
+        mlx5emu_trace_steer_hit(ft->id, e->index, e->action,
+                                e->ndest ? e->dest[0].type : 0, e->ndest ? e->dest[0].id : 0);
         if (e->action & MLX5_FLOW_ACTION_DROP_) {
             return MLX5_STEER_DROP;
         }

@@ -340,6 +340,30 @@ static void test_rx_spans_segments(void)
     g_assert_cmphex(buf0[128], ==, 0);              /* nothing past segment 0 */
 }
 
+/* Self loopback: a frame to the function's own MAC comes back only if the
+ * TIR's self_lb_block has the unicast bit (mlx5e's "enable" encoding). */
+static void test_rx_loopback(void)
+{
+    g_autoptr(Env) e = env_steered();
+    Mlx5Tir *t = mlx5_table_get(&e->h->fw->tir, e->tir);
+    uint8_t f[64];
+
+    udp_frame(f, sizeof(f), false);
+    memcpy(f, e->h->fw->cfg.mac, 6);
+    post_rx(e, 2048, e->mkey);
+    t->self_lb_block = 0;
+    mlx5_rx_loopback(e->h->fw, f, sizeof(f));
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    t->self_lb_block = 1;
+    mlx5_rx_loopback(e->h->fw, f, sizeof(f));
+    g_assert_nonnull(h_cq_next(e->h, &e->cq));
+    f[5] ^= 1;                                      /* someone else's MAC */
+    post_rx(e, 2048, e->mkey);
+    mlx5_rx_loopback(e->h->fw, f, sizeof(f));
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    g_assert_cmpuint(e->h->fw->counters.rx_frames, ==, 0);   /* not wire traffic */
+}
+
 /* A lossless platform holds the frame until a WQE is posted. */
 static void test_rx_waits_for_wqe(void)
 {
@@ -404,6 +428,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rx/deliver/bad-wqe", test_rx_bad_wqe);
     g_test_add_func("/rx/deliver/waits-for-wqe", test_rx_waits_for_wqe);
     g_test_add_func("/rx/deliver/spans-segments", test_rx_spans_segments);
+    g_test_add_func("/rx/deliver/loopback", test_rx_loopback);
     g_test_add_func("/rx/deliver/refused-frames", test_rx_refused_frames);
     return g_test_run();
 }
