@@ -13,15 +13,6 @@
 
 #include "cmd.h"
 
-enum { MLX5_FLOW_TABLE_TYPE_NIC_RX = 0 };
-enum {
-    MLX5_FLOW_DEST_VPORT = 0x0, MLX5_FLOW_DEST_FLOW_TABLE = 0x1,
-    MLX5_FLOW_DEST_TIR = 0x2, MLX5_FLOW_DEST_COUNTER = 0x100,
-};
-enum {
-    MLX5_FLOW_ACTION_ALLOW = 0x1, MLX5_FLOW_ACTION_DROP = 0x2,
-    MLX5_FLOW_ACTION_FWD_DEST = 0x4, MLX5_FLOW_ACTION_COUNT = 0x8,
-};
 
 static void fte_free(gpointer p)
 {

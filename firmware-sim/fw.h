@@ -189,6 +189,17 @@ typedef struct Mlx5Rqt {
     uint32_t *rqn;
 } Mlx5Rqt;
 
+/* Flow table types, destinations and FTE actions (PRM "Flow Table"). */
+enum { MLX5_FLOW_TABLE_TYPE_NIC_RX = 0 };
+enum {
+    MLX5_FLOW_DEST_VPORT = 0x0, MLX5_FLOW_DEST_FLOW_TABLE = 0x1,
+    MLX5_FLOW_DEST_TIR = 0x2, MLX5_FLOW_DEST_COUNTER = 0x100,
+};
+enum {
+    MLX5_FLOW_ACTION_ALLOW = 0x1, MLX5_FLOW_ACTION_DROP = 0x2,
+    MLX5_FLOW_ACTION_FWD_DEST = 0x4, MLX5_FLOW_ACTION_COUNT = 0x8,
+};
+
 #define MLX5_MATCH_PARAM_BYTES 512
 typedef struct Mlx5FlowGroup {
     uint32_t id, table_id;

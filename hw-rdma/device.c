@@ -112,6 +112,18 @@ void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned si
     }
 }
 
+void mlx5_count_frame(Mlx5PortCounters *k, const uint8_t *f, size_t len, bool tx)
+{
+    bool bcast = (f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff;
+    uint64_t *cast = bcast ? (tx ? &k->tx_bcast : &k->rx_bcast)
+                   : f[0] & 1 ? (tx ? &k->tx_mcast : &k->rx_mcast)
+                   : (tx ? &k->tx_ucast : &k->rx_ucast);
+
+    (*cast)++;
+    *(tx ? &k->tx_frames : &k->rx_frames) += 1;
+    *(tx ? &k->tx_octets : &k->rx_octets) += len;
+}
+
 bool mlx5_dev_commands_pending(const Mlx5Device *d)
 {
     return d->fw.cmd_pending != 0;

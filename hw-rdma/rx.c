@@ -169,21 +169,6 @@ static void rx_drop(Mlx5Fw *fw, size_t len, const char *why)
     mlx5emu_trace_rx_drop((unsigned)len, why);
 }
 
-static void count_rx(Mlx5Fw *fw, const uint8_t *f, size_t len)
-{
-    Mlx5PortCounters *k = &fw->counters;
-
-    k->rx_frames++;
-    k->rx_octets += len;
-    if ((f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff) {
-        k->rx_bcast++;
-    } else if (f[0] & 1) {
-        k->rx_mcast++;
-    } else {
-        k->rx_ucast++;
-    }
-}
-
 /* Scatter the frame into the WQE's data segments. */
 static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_t *f,
                               size_t len)
@@ -333,7 +318,7 @@ static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait
         return false;
     }
     if (!loopback) {
-        count_rx(fw, frame, len);
+        mlx5_count_frame(&fw->counters, frame, len, false);
     }
     if (r != MLX5_STEER_TIR) {
         rx_drop(fw, len, mlx5_steer_result_name(r));

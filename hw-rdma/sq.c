@@ -131,22 +131,6 @@ static const char *sq_gather(Mlx5Fw *fw, const Mlx5Wq *sq, const SqWqe *w,
     return NULL;
 }
 
-static void count_tx(Mlx5Fw *fw, const uint8_t *frame, size_t len)
-{
-    Mlx5PortCounters *k = &fw->counters;
-    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-
-    k->tx_frames++;
-    k->tx_octets += len;
-    if (memcmp(frame, bcast, 6) == 0) {
-        k->tx_bcast++;
-    } else if (frame[0] & 1) {
-        k->tx_mcast++;
-    } else {
-        k->tx_ucast++;
-    }
-}
-
 static bool frame_is_ipv4(const uint8_t *f, size_t len)
 {
     uint16_t type = prm_be16(f + 12);
@@ -208,7 +192,7 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
                           (off.ip_csum ? 1 : 0) | (off.l4_csum ? 2 : 0),
                           off.vlan_insert ? off.vlan_tci : 0);
     if (fw->port_up) {
-        count_tx(fw, frame, len);
+        mlx5_count_frame(&fw->counters, frame, len, true);
         fw->plat->tx_frame(fw->opaque, frame, len, &off);
         mlx5_rx_loopback(fw, frame, len);
     }

@@ -156,15 +156,14 @@ static const Mlx5Fte *table_match(Mlx5Fw *fw, Mlx5FlowTable *ft, const uint8_t *
     return best;
 }
 
-enum { MLX5_FLOW_DEST_FLOW_TABLE_ = 0x1, MLX5_FLOW_DEST_TIR_ = 0x2 };
-enum { MLX5_FLOW_ACTION_DROP_ = 0x2, MLX5_FLOW_ACTION_FWD_DEST_ = 0x4 };
 
 Mlx5SteerResult mlx5_steer_lookup(Mlx5Fw *fw, const uint8_t param[MLX5_MATCH_PARAM_BYTES],
                                   uint32_t *tirn, uint32_t *flow_tag)
 {
     Mlx5FlowTable *ft;
 
-    if (!fw->flow_root_set[0] || !(ft = mlx5_table_get(&fw->flow_table, fw->flow_root[0]))) {
+    if (!fw->flow_root_set[MLX5_FLOW_TABLE_TYPE_NIC_RX] ||
+        !(ft = mlx5_table_get(&fw->flow_table, fw->flow_root[MLX5_FLOW_TABLE_TYPE_NIC_RX]))) {
         return MLX5_STEER_NO_ROOT;
     }
     for (unsigned hop = 0; hop < MLX5_STEER_MAX_HOPS && ft; hop++) {
@@ -179,13 +178,13 @@ Mlx5SteerResult mlx5_steer_lookup(Mlx5Fw *fw, const uint8_t param[MLX5_MATCH_PAR
         }
         mlx5emu_trace_steer_hit(ft->id, e->index, e->action,
                                 e->ndest ? e->dest[0].type : 0, e->ndest ? e->dest[0].id : 0);
-        if (e->action & MLX5_FLOW_ACTION_DROP_) {
+        if (e->action & MLX5_FLOW_ACTION_DROP) {
             return MLX5_STEER_DROP;
         }
-        if (!(e->action & MLX5_FLOW_ACTION_FWD_DEST_) || e->ndest == 0) {
+        if (!(e->action & MLX5_FLOW_ACTION_FWD_DEST) || e->ndest == 0) {
             return MLX5_STEER_DROP;     /* ALLOW/COUNT only: nowhere to go */
         }
-        if (e->dest[0].type == MLX5_FLOW_DEST_TIR_) {
+        if (e->dest[0].type == MLX5_FLOW_DEST_TIR) {
             *tirn = e->dest[0].id;
             *flow_tag = e->flow_tag;
             return MLX5_STEER_TIR;
