@@ -235,13 +235,34 @@ typedef struct Mlx5RoceAddr {
     bool vlan_valid;
 } Mlx5RoceAddr;
 
-/* Port traffic, counted by the data path, reported by QUERY_VPORT_COUNTER
- * and the PPCNT register. */
+/* Frames and octets by destination address kind. */
+enum { MLX5_CAST_UNICAST, MLX5_CAST_MULTICAST, MLX5_CAST_BROADCAST, MLX5_CAST_KINDS };
+typedef struct Mlx5Traffic {
+    uint64_t frames[MLX5_CAST_KINDS];
+    uint64_t octets[MLX5_CAST_KINDS];
+} Mlx5Traffic;
+
+/* Traffic counted by the data path.  The physical port (PPCNT) sees every
+ * frame on the wire, accepted or not; the function's vport
+ * (QUERY_VPORT_COUNTER, the driver's rx/tx_vport_*) sees what it sent and
+ * what its receive steering accepted, self loopback included.  Octets are
+ * the frame without FCS, as the frames travel between QEMU NICs. */
 typedef struct Mlx5PortCounters {
-    uint64_t tx_frames, tx_octets, tx_ucast, tx_mcast, tx_bcast;
-    uint64_t rx_frames, rx_octets, rx_ucast, rx_mcast, rx_bcast;
-    uint64_t rx_dropped;        /* no steering match / no receive WQE */
+    Mlx5Traffic phy_rx, phy_tx;
+    Mlx5Traffic vport_rx, vport_tx;
+    uint64_t rx_out_of_buffer;  /* accepted but no receive WQE: PPCNT discards */
+    uint64_t rx_steer_miss;     /* the NIC RX flow tables did not accept it */
 } Mlx5PortCounters;
+
+static inline uint64_t mlx5_traffic_frames(const Mlx5Traffic *t)
+{
+    return t->frames[0] + t->frames[1] + t->frames[2];
+}
+
+static inline uint64_t mlx5_traffic_octets(const Mlx5Traffic *t)
+{
+    return t->octets[0] + t->octets[1] + t->octets[2];
+}
 
 /* What the platform tells the firmware about the board. */
 typedef struct Mlx5FwConfig {

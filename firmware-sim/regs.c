@@ -162,6 +162,10 @@ static unsigned ppcnt_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d)
 {
     uint8_t *set = PRM_PTR(ppcnt_reg, counter_set, d);
     const Mlx5PortCounters *k = &fw->counters;
+    const Mlx5Traffic *rx = &k->phy_rx, *tx = &k->phy_tx;
+    uint64_t rx_frames = mlx5_traffic_frames(rx), tx_frames = mlx5_traffic_frames(tx);
+    uint64_t rx_octets = mlx5_traffic_octets(rx), tx_octets = mlx5_traffic_octets(tx);
+    enum { UC = MLX5_CAST_UNICAST, MC = MLX5_CAST_MULTICAST, BC = MLX5_CAST_BROADCAST };
 
     if (!port_ok(d, PRM_OFF(ppcnt_reg, local_port))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PORT);
@@ -169,39 +173,39 @@ static unsigned ppcnt_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d)
     memset(set, 0, PRM_BYTES(ppcnt_reg) - PRM_BYTE_OFF(ppcnt_reg, counter_set));
     switch (PRM_GET(ppcnt_reg, grp, d)) {
     case MLX5_PPCNT_802_3:
-        PUT64(eth_802_3_cntrs_grp_data_layout, a_frames_transmitted_ok, set, k->tx_frames);
-        PUT64(eth_802_3_cntrs_grp_data_layout, a_frames_received_ok, set, k->rx_frames);
-        PUT64(eth_802_3_cntrs_grp_data_layout, a_octets_transmitted_ok, set, k->tx_octets);
-        PUT64(eth_802_3_cntrs_grp_data_layout, a_octets_received_ok, set, k->rx_octets);
-        PUT64(eth_802_3_cntrs_grp_data_layout, a_multicast_frames_xmitted_ok, set, k->tx_mcast);
-        PUT64(eth_802_3_cntrs_grp_data_layout, a_broadcast_frames_xmitted_ok, set, k->tx_bcast);
-        PUT64(eth_802_3_cntrs_grp_data_layout, a_multicast_frames_received_ok, set, k->rx_mcast);
-        PUT64(eth_802_3_cntrs_grp_data_layout, a_broadcast_frames_received_ok, set, k->rx_bcast);
+        PUT64(eth_802_3_cntrs_grp_data_layout, a_frames_transmitted_ok, set, tx_frames);
+        PUT64(eth_802_3_cntrs_grp_data_layout, a_frames_received_ok, set, rx_frames);
+        PUT64(eth_802_3_cntrs_grp_data_layout, a_octets_transmitted_ok, set, tx_octets);
+        PUT64(eth_802_3_cntrs_grp_data_layout, a_octets_received_ok, set, rx_octets);
+        PUT64(eth_802_3_cntrs_grp_data_layout, a_multicast_frames_xmitted_ok, set, tx->frames[MC]);
+        PUT64(eth_802_3_cntrs_grp_data_layout, a_broadcast_frames_xmitted_ok, set, tx->frames[BC]);
+        PUT64(eth_802_3_cntrs_grp_data_layout, a_multicast_frames_received_ok, set, rx->frames[MC]);
+        PUT64(eth_802_3_cntrs_grp_data_layout, a_broadcast_frames_received_ok, set, rx->frames[BC]);
         break;
     case MLX5_PPCNT_RFC_2863:
-        PUT64(eth_2863_cntrs_grp_data_layout, if_in_octets, set, k->rx_octets);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_in_ucast_pkts, set, k->rx_ucast);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_in_discards, set, k->rx_dropped);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_out_octets, set, k->tx_octets);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_out_ucast_pkts, set, k->tx_ucast);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_in_multicast_pkts, set, k->rx_mcast);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_in_broadcast_pkts, set, k->rx_bcast);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_out_multicast_pkts, set, k->tx_mcast);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_out_broadcast_pkts, set, k->tx_bcast);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_in_octets, set, rx_octets);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_in_ucast_pkts, set, rx->frames[UC]);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_in_discards, set, k->rx_out_of_buffer);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_out_octets, set, tx_octets);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_out_ucast_pkts, set, tx->frames[UC]);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_in_multicast_pkts, set, rx->frames[MC]);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_in_broadcast_pkts, set, rx->frames[BC]);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_out_multicast_pkts, set, tx->frames[MC]);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_out_broadcast_pkts, set, tx->frames[BC]);
         break;
     case MLX5_PPCNT_RFC_2819:
-        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_drop_events, set, k->rx_dropped);
-        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_octets, set, k->rx_octets);
-        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_pkts, set, k->rx_frames);
-        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_broadcast_pkts, set, k->rx_bcast);
-        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_multicast_pkts, set, k->rx_mcast);
+        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_drop_events, set, k->rx_out_of_buffer);
+        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_octets, set, rx_octets);
+        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_pkts, set, rx_frames);
+        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_broadcast_pkts, set, rx->frames[BC]);
+        PUT64(eth_2819_cntrs_grp_data_layout, ether_stats_multicast_pkts, set, rx->frames[MC]);
         break;
     case MLX5_PPCNT_PER_PRIO:
         if (PRM_GET(ppcnt_reg, prio_tc, d) == 0) {   /* all traffic is priority 0 */
-            PUT64(eth_per_prio_grp_data_layout, rx_octets, set, k->rx_octets);
-            PUT64(eth_per_prio_grp_data_layout, rx_frames, set, k->rx_frames);
-            PUT64(eth_per_prio_grp_data_layout, tx_octets, set, k->tx_octets);
-            PUT64(eth_per_prio_grp_data_layout, tx_frames, set, k->tx_frames);
+            PUT64(eth_per_prio_grp_data_layout, rx_octets, set, rx_octets);
+            PUT64(eth_per_prio_grp_data_layout, rx_frames, set, rx_frames);
+            PUT64(eth_per_prio_grp_data_layout, tx_octets, set, tx_octets);
+            PUT64(eth_per_prio_grp_data_layout, tx_frames, set, tx_frames);
         }
         break;
     default:

@@ -159,19 +159,19 @@ unsigned cmd_query_vport_counter(Mlx5Fw *fw, Mlx5Cmd *c)
     if (PRM_GET(query_vport_counter_in, other_vport, c->in)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PORT);
     }
-    /* Octets are attributed to unicast: the port counts them once. */
-    traffic(PRM_PTR(query_vport_counter_out, received_eth_unicast, c->out),
-            k->rx_ucast, k->rx_octets);
-    traffic(PRM_PTR(query_vport_counter_out, received_eth_multicast, c->out),
-            k->rx_mcast, 0);
-    traffic(PRM_PTR(query_vport_counter_out, received_eth_broadcast, c->out),
-            k->rx_bcast, 0);
-    traffic(PRM_PTR(query_vport_counter_out, transmitted_eth_unicast, c->out),
-            k->tx_ucast, k->tx_octets);
-    traffic(PRM_PTR(query_vport_counter_out, transmitted_eth_multicast, c->out),
-            k->tx_mcast, 0);
-    traffic(PRM_PTR(query_vport_counter_out, transmitted_eth_broadcast, c->out),
-            k->tx_bcast, 0);
+    static const struct { unsigned rx, tx; } off[MLX5_CAST_KINDS] = {
+        [MLX5_CAST_UNICAST] = { PRM_BYTE_OFF(query_vport_counter_out, received_eth_unicast),
+                                PRM_BYTE_OFF(query_vport_counter_out, transmitted_eth_unicast) },
+        [MLX5_CAST_MULTICAST] = { PRM_BYTE_OFF(query_vport_counter_out, received_eth_multicast),
+                                  PRM_BYTE_OFF(query_vport_counter_out, transmitted_eth_multicast) },
+        [MLX5_CAST_BROADCAST] = { PRM_BYTE_OFF(query_vport_counter_out, received_eth_broadcast),
+                                  PRM_BYTE_OFF(query_vport_counter_out, transmitted_eth_broadcast) },
+    };
+
+    for (unsigned i = 0; i < MLX5_CAST_KINDS; i++) {
+        traffic(c->out + off[i].rx, k->vport_rx.frames[i], k->vport_rx.octets[i]);
+        traffic(c->out + off[i].tx, k->vport_tx.frames[i], k->vport_tx.octets[i]);
+    }
     return MLX5_CMD_STAT_OK;
 }
 

@@ -112,16 +112,14 @@ void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned si
     }
 }
 
-void mlx5_count_frame(Mlx5PortCounters *k, const uint8_t *f, size_t len, bool tx)
+void mlx5_count_frame(Mlx5Traffic *t, const uint8_t *f, size_t len)
 {
     bool bcast = (f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff;
-    uint64_t *cast = bcast ? (tx ? &k->tx_bcast : &k->rx_bcast)
-                   : f[0] & 1 ? (tx ? &k->tx_mcast : &k->rx_mcast)
-                   : (tx ? &k->tx_ucast : &k->rx_ucast);
+    unsigned kind = bcast ? MLX5_CAST_BROADCAST
+                  : f[0] & 1 ? MLX5_CAST_MULTICAST : MLX5_CAST_UNICAST;
 
-    (*cast)++;
-    *(tx ? &k->tx_frames : &k->rx_frames) += 1;
-    *(tx ? &k->tx_octets : &k->rx_octets) += len;
+    t->frames[kind]++;
+    t->octets[kind] += len;
 }
 
 bool mlx5_dev_commands_pending(const Mlx5Device *d)

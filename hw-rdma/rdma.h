@@ -56,7 +56,7 @@ void mlx5_cq_arm_doorbell(Mlx5Fw *fw, uint32_t cqn, uint32_t dw0);
 bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
 
 /* Port counters for one frame by its destination MAC (device.c). */
-void mlx5_count_frame(Mlx5PortCounters *k, const uint8_t *frame, size_t len, bool tx);
+void mlx5_count_frame(Mlx5Traffic *t, const uint8_t *frame, size_t len);
 
 /* MKeys (mkey.c): may `lkey` of PD `pd` be used locally for [addr, +len)? */
 bool mlx5_mkey_local_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd, uint64_t addr,

@@ -165,7 +165,7 @@ static uint8_t rx_csum_flags(const uint8_t *f, size_t len, const Mlx5PktInfo *pi
 
 static void rx_drop(Mlx5Fw *fw, size_t len, const char *why)
 {
-    fw->counters.rx_dropped++;
+    (void)fw;
     mlx5emu_trace_rx_drop((unsigned)len, why);
 }
 
@@ -201,6 +201,27 @@ static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_
         done += chunk;
     }
     return done == len ? NULL : "frame larger than the receive WQE";
+}
+
+/* A receive WQE the frame cannot be scattered into: the WQE completes with
+ * a responder error CQE and the RQ moves to the error state (PRM "Error
+ * Handling"; mlx5e_handle_rx_err_cqe() counts it and its RX reporter
+ * recovers the RQ through MODIFY_RQ ERR -> RST -> RDY). */
+static void rq_error(Mlx5Fw *fw, Mlx5Wq *rq, Mlx5Cq *cq, const char *why)
+{
+    uint8_t cqe[64] = { 0 };
+    uint8_t syndrome = strstr(why, "lkey") ? MLX5_CQE_SYNDROME_LOCAL_PROT_ERR
+                                           : MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+
+    mlx5emu_trace_rq_wqe_err(rq->num, rq->hw_counter & 0xffff, syndrome, why);
+    mlx5_guest_error(fw, "RQ 0x%x WQE %u: %s", rq->num, rq->hw_counter & 0xffff, why);
+    prm_put_be16(cqe + CQE_WQE_COUNTER, (uint16_t)rq->hw_counter);
+    prm_put_be32(cqe + CQE_SOP_DROP_QPN, rq->num & 0xffffff);
+    cqe[CQE_ERR_SYNDROME] = syndrome;
+    cqe[CQE_OP_OWN] = MLX5_CQE_RESP_ERR << 4;
+    rq->hw_counter = (uint16_t)(rq->hw_counter + 1);
+    rq->state = MLX5_RQC_STATE_ERR;
+    mlx5_cq_post(fw, cq, cqe, false);
 }
 
 /* Whether the driver has posted a receive WQE the device has not used. */
@@ -239,6 +260,7 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
         if (q) {
             q->out_of_buffer++;
         }
+        fw->counters.rx_out_of_buffer++;
         rx_drop(fw, len, "no receive WQE posted (out of buffer)");
         return;
     }
@@ -253,8 +275,7 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
     }
     why = rq_scatter(fw, rq, wqe, f, len);
     if (why) {
-        mlx5_guest_error(fw, "RQ 0x%x WQE %u: %s", rq->num, rq->hw_counter & 0xffff, why);
-        rx_drop(fw, len, why);
+        rq_error(fw, rq, cq, why);
         return;
     }
     prm_put_be32(cqe + CQE_RSS_HASH_RESULT, hash);
@@ -318,12 +339,14 @@ static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait
         return false;
     }
     if (!loopback) {
-        mlx5_count_frame(&fw->counters, frame, len, false);
+        mlx5_count_frame(&fw->counters.phy_rx, frame, len);
     }
     if (r != MLX5_STEER_TIR) {
+        fw->counters.rx_steer_miss++;
         rx_drop(fw, len, mlx5_steer_result_name(r));
         return true;
     }
+    mlx5_count_frame(&fw->counters.vport_rx, frame, len);
     if (!rq) {
         rx_drop(fw, len, "TIR without a receive queue");
         return true;

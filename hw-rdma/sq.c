@@ -192,7 +192,8 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
                           (off.ip_csum ? 1 : 0) | (off.l4_csum ? 2 : 0),
                           off.vlan_insert ? off.vlan_tci : 0);
     if (fw->port_up) {
-        mlx5_count_frame(&fw->counters, frame, len, true);
+        mlx5_count_frame(&fw->counters.phy_tx, frame, len);
+        mlx5_count_frame(&fw->counters.vport_tx, frame, len);
         fw->plat->tx_frame(fw->opaque, frame, len, &off);
         mlx5_rx_loopback(fw, frame, len);
     }

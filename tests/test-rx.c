@@ -279,7 +279,7 @@ static void test_rx_delivers_with_cqe(void)
     g_assert_cmphex(cqe[CQE_L4_L3_HDR_TYPE - 1] & 6, ==, 6);         /* L3_OK, L4_OK */
     g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN), ==, 0xabc);     /* flow tag */
     g_assert_cmpmem(h_gpa(e->h, BUF_GPA), sizeof(f), f, sizeof(f));
-    g_assert_cmpuint(e->h->fw->counters.rx_frames, ==, 1);
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 1);
 }
 
 static void test_rx_strips_vlan(void)
@@ -308,7 +308,7 @@ static void test_rx_out_of_buffer(void)
     udp_frame(f, sizeof(f), false);
     mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
     g_assert_null(h_cq_next(e->h, &e->cq));
-    g_assert_cmpuint(e->h->fw->counters.rx_dropped, ==, 1);
+    g_assert_cmpuint(e->h->fw->counters.rx_out_of_buffer, ==, 1);
 }
 
 /* A frame larger than the first segment continues in the next one; bit 31
@@ -361,7 +361,7 @@ static void test_rx_loopback(void)
     post_rx(e, 2048, e->mkey);
     mlx5_rx_loopback(e->h->fw, f, sizeof(f));
     g_assert_null(h_cq_next(e->h, &e->cq));
-    g_assert_cmpuint(e->h->fw->counters.rx_frames, ==, 0);   /* not wire traffic */
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 0);   /* not wire traffic */
 }
 
 /* A lossless platform holds the frame until a WQE is posted. */
@@ -373,28 +373,47 @@ static void test_rx_waits_for_wqe(void)
     udp_frame(f, sizeof(f), false);
     g_assert_false(mlx5_rx_frame(e->h->fw, f, sizeof(f), true));
     g_assert_true(e->h->fw->rx_waiting);
-    g_assert_cmpuint(e->h->fw->counters.rx_frames + e->h->fw->counters.rx_dropped, ==, 0);
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx) + e->h->fw->counters.rx_steer_miss, ==, 0);
     post_rx(e, 2048, e->mkey);
     g_assert_true(mlx5_rx_frame(e->h->fw, f, sizeof(f), true));
     g_assert_nonnull(h_cq_next(e->h, &e->cq));
-    g_assert_cmpuint(e->h->fw->counters.rx_frames, ==, 1);
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 1);
 }
 
-/* A WQE too small, or with a foreign key: dropped, guest error, no CQE. */
+/* A WQE too small, or with a foreign key: a responder error CQE with the
+ * PRM syndrome, the RQ in error; after MODIFY_RQ ERR -> RST -> RDY the RQ
+ * works again. */
+static void expect_rq_err_cqe(Env *e, uint8_t syndrome, uint16_t index)
+{
+    const uint8_t *cqe = h_cq_next(e->h, &e->cq);
+
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_ERR);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, syndrome);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, index);
+}
+
 static void test_rx_bad_wqe(void)
 {
     g_autoptr(Env) e = env_steered();
+    Mlx5Wq *rq;
     uint8_t f[200];
 
     udp_frame(f, sizeof(f), false);
     post_rx(e, 64, e->mkey);
     mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
+    expect_rq_err_cqe(e, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, 0);
+    rq = mlx5_table_get(&e->h->fw->wq, e->rq.num);
+    g_assert_cmpuint(rq->state, ==, MLX5_RQC_STATE_ERR);
+    post_rx(e, 2048, e->mkey);
+    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);    /* an RQ in error takes nothing */
     g_assert_null(h_cq_next(e->h, &e->cq));
-    e->rq_pc = 0;
-    post_rx(e, 2048, e->mkey ^ 0x1);                /* wrong key byte */
+    rq->state = MLX5_RQC_STATE_RDY;                  /* as MODIFY_RQ RST -> RDY leaves it */
     mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
-    g_assert_null(h_cq_next(e->h, &e->cq));
-    g_assert_cmpuint(e->h->fw->counters.rx_dropped, ==, 2);
+    g_assert_cmphex(h_cq_next(e->h, &e->cq)[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
+    post_rx(e, 2048, e->mkey ^ 0x1);                 /* wrong key byte */
+    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
+    expect_rq_err_cqe(e, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, 2);
     g_assert_cmpuint(h_nerrors(e->h), >=, 2);
 }
 
@@ -408,7 +427,7 @@ static void test_rx_refused_frames(void)
     mlx5_rx_frame(e->h->fw, big, 10, false);
     mlx5_rx_frame(e->h->fw, big, MLX5_PORT_MAX_MTU + 100, false);
     g_assert_null(h_cq_next(e->h, &e->cq));
-    g_assert_cmpuint(e->h->fw->counters.rx_frames, ==, 0);
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 0);
 }
 
 int main(int argc, char **argv)

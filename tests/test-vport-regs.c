@@ -390,9 +390,14 @@ static void set_counters(Harness *h)
 {
     Mlx5PortCounters *k = &h->fw->counters;
 
-    k->tx_frames = 10; k->tx_octets = 1000; k->tx_ucast = 7; k->tx_mcast = 2; k->tx_bcast = 1;
-    k->rx_frames = 20; k->rx_octets = 3000; k->rx_ucast = 15; k->rx_mcast = 3;
-    k->rx_bcast = 2; k->rx_dropped = 4;
+    /* The wire: 10 frames (1000 octets) out, 20 (3000) in. */
+    k->phy_tx = (Mlx5Traffic){ .frames = { 7, 2, 1 }, .octets = { 700, 200, 100 } };
+    k->phy_rx = (Mlx5Traffic){ .frames = { 15, 3, 2 }, .octets = { 2500, 300, 200 } };
+    /* The vport accepted fewer (steering) and looped one back. */
+    k->vport_tx = (Mlx5Traffic){ .frames = { 8, 2, 1 }, .octets = { 800, 200, 100 } };
+    k->vport_rx = (Mlx5Traffic){ .frames = { 12, 1, 2 }, .octets = { 2000, 100, 200 } };
+    k->rx_out_of_buffer = 4;
+    k->rx_steer_miss = 5;
 }
 
 static void test_vport_counters(void)
@@ -405,12 +410,17 @@ static void test_vport_counters(void)
     set_counters(h);
     h_ok(h, c);
     tc = OUT_PTR(c, query_vport_counter_out, transmitted_eth_unicast);
-    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 7);
-    g_assert_cmpuint(PRM_GET(traffic_counter, octets, tc), ==, 1000);
+    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 8);
+    g_assert_cmpuint(PRM_GET(traffic_counter, octets, tc), ==, 800);
+    tc = OUT_PTR(c, query_vport_counter_out, received_eth_unicast);
+    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 12);
+    g_assert_cmpuint(PRM_GET(traffic_counter, octets, tc), ==, 2000);
     tc = OUT_PTR(c, query_vport_counter_out, received_eth_multicast);
-    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 3);
-    tc = OUT_PTR(c, query_vport_counter_out, received_eth_broadcast);
-    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 2);
+    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 1);
+    g_assert_cmpuint(PRM_GET(traffic_counter, octets, tc), ==, 100);
+    tc = OUT_PTR(c, query_vport_counter_out, transmitted_eth_broadcast);
+    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 1);
+    g_assert_cmpuint(PRM_GET(traffic_counter, octets, tc), ==, 100);
     IN_SET(other, query_vport_counter_in, other_vport, 1);
     h_fail(h, other, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_PORT);
 }
@@ -602,7 +612,9 @@ static void test_reg_ppcnt_bad_group_and_clear(void)
     set_counters(h);
     PRM_SET(ppcnt_reg, clr, wr(clr), 1);
     h_ok(h, clr);
-    g_assert_cmpuint(h->fw->counters.tx_frames + h->fw->counters.rx_dropped, ==, 0);
+    g_assert_cmpuint(mlx5_traffic_frames(&h->fw->counters.phy_tx) +
+                     mlx5_traffic_frames(&h->fw->counters.vport_rx) +
+                     h->fw->counters.rx_out_of_buffer, ==, 0);
 }
 
 static void test_reg_pcam(void)
