@@ -112,14 +112,14 @@ void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned si
     }
 }
 
-void mlx5_count_frame(Mlx5Traffic *t, const uint8_t *f, size_t len)
+void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *f, uint64_t frames, uint64_t octets)
 {
     bool bcast = (f[0] & f[1] & f[2] & f[3] & f[4] & f[5]) == 0xff;
     unsigned kind = bcast ? MLX5_CAST_BROADCAST
                   : f[0] & 1 ? MLX5_CAST_MULTICAST : MLX5_CAST_UNICAST;
 
-    t->frames[kind]++;
-    t->octets[kind] += len;
+    t->frames[kind] += frames;
+    t->octets[kind] += octets;
 }
 
 bool mlx5_dev_commands_pending(const Mlx5Device *d)

@@ -55,8 +55,9 @@ void mlx5_cq_arm_doorbell(Mlx5Fw *fw, uint32_t cqn, uint32_t dw0);
 /* Write one CQE (64 bytes, op_own's owner bit is filled in) to the CQ. */
 bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
 
-/* Port counters for one frame by its destination MAC (device.c). */
-void mlx5_count_frame(Mlx5Traffic *t, const uint8_t *frame, size_t len);
+/* Count `frames` frames of `octets` in all, all to the destination MAC
+ * of `frame` (device.c). */
+void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, uint64_t octets);
 
 /* MKeys (mkey.c): may `lkey` of PD `pd` be used locally for [addr, +len)? */
 bool mlx5_mkey_local_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd, uint64_t addr,

@@ -339,14 +339,14 @@ static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait
         return false;
     }
     if (!loopback) {
-        mlx5_count_frame(&fw->counters.phy_rx, frame, len);
+        mlx5_count_frames(&fw->counters.phy_rx, frame, 1, len);
     }
     if (r != MLX5_STEER_TIR) {
         fw->counters.rx_steer_miss++;
         rx_drop(fw, len, mlx5_steer_result_name(r));
         return true;
     }
-    mlx5_count_frame(&fw->counters.vport_rx, frame, len);
+    mlx5_count_frames(&fw->counters.vport_rx, frame, 1, len);
     if (!rq) {
         rx_drop(fw, len, "TIR without a receive queue");
         return true;

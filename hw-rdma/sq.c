@@ -14,6 +14,7 @@
 
 #include "cqe.h"
 #include "rdma.h"
+#include "steering.h"
 #include "wqe.h"
 
 typedef struct SqWqe {
@@ -159,6 +160,32 @@ static void sq_offloads(const SqWqe *w, Mlx5TxOffload *off)
     }
 }
 
+/* Count what goes on the wire: an LSO WQE leaves as ceil(payload / MSS)
+ * segments, each carrying a copy of the L2-L4 headers; an inserted VLAN tag
+ * adds 4 bytes to every frame. */
+static void sq_count(Mlx5Fw *fw, const uint8_t *frame, size_t len, const Mlx5TxOffload *off)
+{
+    uint8_t param[MLX5_MATCH_PARAM_BYTES];
+    size_t segs = 1, hdr = 0, bytes = len;
+    Mlx5PktInfo pi;
+
+    if (off->mss) {
+        mlx5_steer_parse(frame, len, param, &pi);
+        if (pi.l4_off && pi.ip_protocol == 6 && len >= pi.l4_off + 13u) {
+            hdr = pi.l4_off + (frame[pi.l4_off + 12] >> 4) * 4u;
+        }
+        if (hdr && len > hdr) {
+            segs = (len - hdr + off->mss - 1) / off->mss;
+            bytes = len + (segs - 1) * hdr;
+        }
+    }
+    if (off->vlan_insert) {
+        bytes += 4 * segs;
+    }
+    mlx5_count_frames(&fw->counters.phy_tx, frame, segs, bytes);
+    mlx5_count_frames(&fw->counters.vport_tx, frame, segs, bytes);
+}
+
 static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
 {
     Mlx5TxOffload off;
@@ -192,8 +219,7 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
                           (off.ip_csum ? 1 : 0) | (off.l4_csum ? 2 : 0),
                           off.vlan_insert ? off.vlan_tci : 0);
     if (fw->port_up) {
-        mlx5_count_frame(&fw->counters.phy_tx, frame, len);
-        mlx5_count_frame(&fw->counters.vport_tx, frame, len);
+        sq_count(fw, frame, len, &off);
         fw->plat->tx_frame(fw->opaque, frame, len, &off);
         mlx5_rx_loopback(fw, frame, len);
     }

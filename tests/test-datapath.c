@@ -513,6 +513,56 @@ static void test_send_offload_flags(void)
     g_assert_cmpuint(e->h->frames->len, ==, 3);
 }
 
+/* An LSO WQE as mlx5e builds it: Ethernet + IPv4 + TCP headers (doff
+ * 32-bit words) inline, `payload` bytes in one data segment. */
+static void send_lso(Env *e, unsigned doff, uint32_t payload, uint16_t mss)
+{
+    uint8_t *w = h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_LSO, 7, CQ_UPDATE);
+    uint8_t *eth = w + MLX5_DS_BYTES, *h = eth + WQE_ETH_INLINE_HDR;
+    uint8_t *d = w + 6 * MLX5_DS_BYTES;
+    unsigned ihs = 14 + 20 + doff * 4;
+
+    prm_put_be16(eth + WQE_ETH_MSS, mss);
+    eth[WQE_ETH_CS_FLAGS] = MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM;
+    prm_put_be16(eth + WQE_ETH_INLINE_HDR_SZ, ihs);
+    memset(h, 0, ihs);
+    memcpy(h, l2_hdr, 12);
+    prm_put_be16(h + 12, 0x0800);
+    h[14] = 0x45;
+    prm_put_be16(h + 16, 20 + doff * 4 + payload);
+    h[14 + 8] = 64;
+    h[14 + 9] = 6;                                  /* TCP */
+    h[34 + 12] = doff << 4;
+    prm_put_be32(d + WQE_DATA_BYTE_COUNT, payload);
+    prm_put_be32(d + WQE_DATA_LKEY, e->lkey);
+    prm_put_be64(d + WQE_DATA_ADDR, DATA_GPA);
+    h_sq_ring(e->h, &e->sq);
+}
+
+/* The port counts the segments TSO puts on the wire, each with its own
+ * copy of the headers: payload not a multiple of the MSS, an exact
+ * multiple, less than one MSS, TCP options in the header. */
+static void test_lso_counts_wire_segments(void)
+{
+    static const struct { unsigned doff; uint32_t payload; uint16_t mss; uint64_t segs; } t[] = {
+        { 5, 3000, 1448, 3 }, { 5, 2896, 1448, 2 }, { 5, 100, 1448, 1 }, { 8, 4000, 1000, 4 },
+    };
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(t); i++) {
+        g_autoptr(Env) e = env_new();
+        const Mlx5Traffic *k = &e->h->fw->counters.phy_tx;
+        unsigned hdr = 14 + 20 + t[i].doff * 4;
+
+        h_port_up(e->h);
+        send_lso(e, t[i].doff, t[i].payload, t[i].mss);
+        expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+        g_assert_cmpuint(e->h->last_tx_offload.mss, ==, t[i].mss);
+        g_assert_cmpuint(mlx5_traffic_frames(k), ==, t[i].segs);
+        g_assert_cmpuint(mlx5_traffic_octets(k), ==, t[i].payload + t[i].segs * hdr);
+        g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.vport_tx), ==, t[i].segs);
+    }
+}
+
 /* INSERT_VLAN in the Ethernet segment: no inline data, a tag to insert. */
 static void test_send_vlan_insert(void)
 {
@@ -850,6 +900,7 @@ int main(int argc, char **argv)
     g_test_add_func("/datapath/send-transmits-frame", test_send_transmits_frame);
     g_test_add_func("/datapath/send-offload-flags", test_send_offload_flags);
     g_test_add_func("/datapath/send-vlan-insert", test_send_vlan_insert);
+    g_test_add_func("/datapath/lso-counts-wire-segments", test_lso_counts_wire_segments);
     g_test_add_func("/datapath/lso-mss-zero", test_lso_mss_zero);
     g_test_add_func("/datapath/send-counts-broadcast-and-multicast",
                     test_send_counts_broadcast_and_multicast);
