@@ -55,6 +55,13 @@ void mlx5_cq_arm_doorbell(Mlx5Fw *fw, uint32_t cqn, uint32_t dw0);
 /* Write one CQE (64 bytes, op_own's owner bit is filled in) to the CQ. */
 bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
 
+/* A frame the platform's offload engine produced (checksums filled in,
+ * TSO segments cut): a TCP checksum that came out as 0xffff becomes 0x0000,
+ * the one's-complement zero a NIC computes (RFC 1624; QEMU's net_tx_pkt
+ * writes UDP's non-zero form for TCP too, which tshark flags as bad).
+ * UDP keeps 0xffff: 0 there means "no checksum" (sq.c). */
+void mlx5_tx_finish_segment(uint8_t *frame, size_t len);
+
 /* Count `frames` frames of `octets` in all, all to the destination MAC
  * of `frame` (device.c). */
 void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, uint64_t octets);

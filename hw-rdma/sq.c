@@ -186,6 +186,22 @@ static void sq_count(Mlx5Fw *fw, const uint8_t *frame, size_t len, const Mlx5TxO
     mlx5_count_frames(&fw->counters.vport_tx, frame, segs, bytes);
 }
 
+void mlx5_tx_finish_segment(uint8_t *frame, size_t len)
+{
+    uint8_t param[MLX5_MATCH_PARAM_BYTES];
+    Mlx5PktInfo pi;
+    uint8_t *csum;
+
+    mlx5_steer_parse(frame, len, param, &pi);
+    if (!pi.l4_off || pi.ip_protocol != 6 || len < pi.l4_off + 18u) {
+        return;
+    }
+    csum = frame + pi.l4_off + 16;
+    if (csum[0] == 0xff && csum[1] == 0xff) {
+        csum[0] = csum[1] = 0;
+    }
+}
+
 static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
 {
     Mlx5TxOffload off;

@@ -15,6 +15,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
+#include "qemu/iov.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
@@ -85,6 +86,23 @@ static void mlx5_tx_frag_done(void *context, void *base, size_t len)
 {
 }
 
+/* One frame out of net_tx_pkt (a TSO segment, or the frame itself): the
+ * core gives its TCP checksum the form a NIC sends (see
+ * mlx5_tx_finish_segment), then it goes to the netdev.  net_tx_pkt passes
+ * the frame twice, without and with a virtio-net header; we send plain
+ * frames (offload=false: net_tx_pkt checksums and segments). */
+static void mlx5_tx_segment(void *opaque, const struct iovec *iov, int iov_cnt,
+                            const struct iovec *with_vhdr, int with_vhdr_cnt)
+{
+    Mlx5State *s = opaque;
+    size_t len = iov_size(iov, iov_cnt);
+    g_autofree uint8_t *buf = g_malloc(len);
+
+    iov_to_buf(iov, iov_cnt, 0, buf, len);
+    mlx5_tx_finish_segment(buf, len);
+    qemu_send_packet(qemu_get_queue(s->nic), buf, len);
+}
+
 /* Transmit with offloads: QEMU's net_tx_pkt inserts the VLAN tag, fills in
  * checksums and segments LSO frames (in software unless the backend takes
  * virtio-net headers), as for igb and e1000e. */
@@ -113,7 +131,7 @@ static void mlx5_plat_tx_frame(void *opaque, const uint8_t *frame, size_t len,
         }
     }
     if (ok) {
-        net_tx_pkt_send(pkt, qemu_get_queue(s->nic));
+        net_tx_pkt_send_custom(pkt, false, mlx5_tx_segment, s);
     } else {
         qemu_log_mask(LOG_GUEST_ERROR, "mlx5: offload on a frame QEMU cannot parse\n");
     }

@@ -563,6 +563,37 @@ static void test_lso_counts_wire_segments(void)
     }
 }
 
+/* A TCP checksum 0xffff out of the platform's offload engine becomes the
+ * 0x0000 a NIC computes; UDP's 0xffff stays; truncated frames are left. */
+static void test_tx_finish_segment_checksum_zero(void)
+{
+    uint8_t f[14 + 20 + 20] = { 0 };
+
+    prm_put_be16(f + 12, 0x0800);
+    f[14] = 0x45;
+    prm_put_be16(f + 16, 40);
+    f[14 + 9] = 6;
+    f[34 + 12] = 5 << 4;
+    f[34 + 16] = f[34 + 17] = 0xff;
+    mlx5_tx_finish_segment(f, sizeof(f));
+    g_assert_cmphex(prm_be16(f + 34 + 16), ==, 0);
+    prm_put_be16(f + 34 + 16, 0x1234);
+    mlx5_tx_finish_segment(f, sizeof(f));
+    g_assert_cmphex(prm_be16(f + 34 + 16), ==, 0x1234);
+    f[14 + 9] = 17;                                 /* UDP: 0xffff is right */
+    prm_put_be16(f + 38, 20);
+    f[34 + 6] = f[34 + 7] = 0xff;
+    f[34 + 16] = f[34 + 17] = 0xff;
+    mlx5_tx_finish_segment(f, sizeof(f));
+    g_assert_cmphex(prm_be16(f + 34 + 6), ==, 0xffff);
+    g_assert_cmphex(prm_be16(f + 34 + 16), ==, 0xffff);
+    f[14 + 9] = 6;
+    for (size_t n = 0; n < 34 + 18; n++) {          /* cut before the checksum: untouched */
+        mlx5_tx_finish_segment(f, n);
+    }
+    g_assert_cmphex(prm_be16(f + 34 + 16), ==, 0xffff);
+}
+
 /* INSERT_VLAN in the Ethernet segment: no inline data, a tag to insert. */
 static void test_send_vlan_insert(void)
 {
@@ -901,6 +932,8 @@ int main(int argc, char **argv)
     g_test_add_func("/datapath/send-offload-flags", test_send_offload_flags);
     g_test_add_func("/datapath/send-vlan-insert", test_send_vlan_insert);
     g_test_add_func("/datapath/lso-counts-wire-segments", test_lso_counts_wire_segments);
+    g_test_add_func("/datapath/tx-finish-segment-checksum-zero",
+                    test_tx_finish_segment_checksum_zero);
     g_test_add_func("/datapath/lso-mss-zero", test_lso_mss_zero);
     g_test_add_func("/datapath/send-counts-broadcast-and-multicast",
                     test_send_counts_broadcast_and_multicast);
