@@ -47,7 +47,8 @@ static void caps_general(Mlx5Fw *fw, uint8_t *gen)
     GEN(umr_modify_entity_size_disabled, 1);  /* no mkey-cache prefill (6.1/6.12) */
     GEN(eth_net_offloads, 1);
     GEN(roce, 1);
-    GEN(cq_moderation, 1);
+    GEN(cq_moderation, fw->cfg.cq_moderation);
+    GEN(cq_period_mode_modify, fw->cfg.cq_moderation);  /* 6.7+ mlx5e: moderation, DIM */
     GEN(xrc, 1);
     GEN(ud, 1);
     GEN(uc, 0);

@@ -48,6 +48,7 @@ unsigned cmd_create_cq(Mlx5Fw *fw, Mlx5Cmd *c)
     cq->dbr_addr = PRM_GET(cqc, dbr_addr, cqc);
     cq->cq_period = PRM_GET(cqc, cq_period, cqc);
     cq->cq_max_count = PRM_GET(cqc, cq_max_count, cqc);
+    cq->cq_period_mode = PRM_GET(cqc, cq_period_mode, cqc);
     if (!mlx5_table_alloc(&fw->cq, cq, &cq->cqn)) {
         mlx5_cq_destroy(cq);
         return CMD_FAIL(c, NO_RES, NO_RESOURCE);
@@ -86,6 +87,7 @@ unsigned cmd_query_cq(Mlx5Fw *fw, Mlx5Cmd *c)
     PRM_SET(cqc, uar_page, cqc, cq->uar_page);
     PRM_SET(cqc, cq_period, cqc, cq->cq_period);
     PRM_SET(cqc, cq_max_count, cqc, cq->cq_max_count);
+    PRM_SET(cqc, cq_period_mode, cqc, cq->cq_period_mode);
     PRM_SET(cqc, c_eqn_or_apu_element, cqc, cq->eqn);
     PRM_SET(cqc, log_page_size, cqc, cq->ring.log_page_size - 12);
     PRM_SET(cqc, producer_counter, cqc, cq->pi & 0xffffff);
@@ -94,7 +96,8 @@ unsigned cmd_query_cq(Mlx5Fw *fw, Mlx5Cmd *c)
 }
 
 /* MODIFY_CQ op_mod 0: modify moderation (modify_field_select bit 0 =
- * cq_period, bit 1 = cq_max_count; Linux mlx5_core_modify_cq_moderation). */
+ * cq_period, bit 1 = cq_max_count, bit 4 = cq_period_mode; Linux
+ * mlx5_core_modify_cq_moderation, mlx5e_modify_cq_moderation). */
 unsigned cmd_modify_cq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t cqn = PRM_GET(modify_cq_in, cqn, c->in);
@@ -114,6 +117,9 @@ unsigned cmd_modify_cq(Mlx5Fw *fw, Mlx5Cmd *c)
     }
     if (sel & 2) {
         cq->cq_max_count = PRM_GET(cqc, cq_max_count, cqc);
+    }
+    if (sel & 0x10) {
+        cq->cq_period_mode = PRM_GET(cqc, cq_period_mode, cqc);
     }
     return MLX5_CMD_STAT_OK;
 }

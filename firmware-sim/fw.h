@@ -119,6 +119,9 @@ typedef struct Mlx5Eq {
     uint64_t overflows;
 } Mlx5Eq;
 
+/* cqc.cq_period_mode: when the moderation period starts (mlx5_ifc.h). */
+enum { MLX5_CQ_PERIOD_MODE_START_FROM_EQE = 0, MLX5_CQ_PERIOD_MODE_START_FROM_CQE = 1 };
+
 typedef struct Mlx5Cq {
     uint32_t cqn;
     Mlx5Ring ring;
@@ -129,7 +132,10 @@ typedef struct Mlx5Cq {
     uint32_t arm_ci;
     uint8_t arm;                /* 0: disarmed, 1: next, 2: solicited */
     uint8_t arm_sn;
-    uint16_t cq_period, cq_max_count;
+    uint16_t cq_period, cq_max_count;   /* event moderation: us, CQEs */
+    uint8_t cq_period_mode;     /* MLX5_CQ_PERIOD_MODE_START_FROM_EQE / _CQE */
+    uint16_t mod_cqes;          /* CQEs written since armed, event held */
+    uint64_t mod_deadline;      /* clock_ns at which the held event fires */
     bool in_error;
 } Mlx5Cq;
 
@@ -271,6 +277,7 @@ typedef struct Mlx5FwConfig {
     unsigned msix_vectors;
     uint16_t device_id;
     char psid[17];
+    bool cq_moderation;         /* advertise CQ event moderation */
 } Mlx5FwConfig;
 
 enum { MLX5_HCA_DISABLED, MLX5_HCA_ENABLED, MLX5_HCA_INITIALIZED };
@@ -321,6 +328,8 @@ typedef struct Mlx5Fw {
     Mlx5RoceAddr gid[MLX5_GID_TABLE_SIZE];
     char node_desc[64];
     Mlx5PortCounters counters;
+    GArray *cq_moderated;       /* cqns whose completion event is held */
+    uint64_t timer_deadline;    /* what the platform timer is set to */
     bool rx_waiting;            /* a frame waits for a receive WQE */
     bool pause_rx, pause_tx;
 

@@ -78,6 +78,8 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     fw->link_carrier = true;
     mlx5_caps_init(fw);
     fw_tables_init(fw);
+    fw->cq_moderated = g_array_new(false, false, sizeof(uint32_t));
+    fw->timer_deadline = UINT64_MAX;
     mlx5_fw_reset(fw, "power-on");
 }
 
@@ -87,6 +89,8 @@ void mlx5_fw_fini(Mlx5Fw *fw)
     MLX5_OBJ_TABLES(MLX5_TABLE_FINI_)
     g_free(fw->pages);
     fw->pages = NULL;
+    g_array_free(fw->cq_moderated, true);
+    fw->cq_moderated = NULL;
 }
 
 unsigned mlx5_fw_object_count(const Mlx5Fw *fw)
@@ -136,6 +140,7 @@ unsigned mlx5_fw_reset(Mlx5Fw *fw, const char *why)
     fw->cmdq_addr_h = fw->cmdq_addr_l = 0;
     fw->nic_interface = 0;
     fw->cmd_pending = 0;
+    g_array_set_size(fw->cq_moderated, 0);     /* a pending timer finds nothing */
     fw->ready_at_ns = fw->plat->clock_ns(fw->opaque) + MLX5_FW_BOOT_NS;
     mlx5_caps_init(fw);
     snprintf(fw->node_desc, sizeof(fw->node_desc), "mlx5emu ConnectX-6 Dx (emulated)");

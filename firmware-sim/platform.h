@@ -45,6 +45,9 @@ typedef struct Mlx5Platform {
                      const Mlx5TxOffload *off);
     /* Monotonic clock in nanoseconds. */
     uint64_t (*clock_ns)(void *opaque);
+    /* The device's one timer: call mlx5_dev_timer() once clock_ns() has
+     * reached deadline_ns (a later call moves it; UINT64_MAX stops it). */
+    void (*timer_set)(void *opaque, uint64_t deadline_ns);
     /* A guest programming error, already rate-limited by the core. */
     void (*guest_error)(void *opaque, const char *msg);
 } Mlx5Platform;

@@ -202,6 +202,7 @@
     F(cmd_hca_cap, cq_oi, 0x220, 1) \
     F(cmd_hca_cap, cq_resize, 0x221, 1) \
     F(cmd_hca_cap, cq_moderation, 0x222, 1) \
+    F(cmd_hca_cap, cq_period_mode_modify, 0x223, 1) /* 6.7+ */ \
     F(cmd_hca_cap, cq_eq_remap, 0x226, 1) \
     F(cmd_hca_cap, pg, 0x227, 1) \
     F(cmd_hca_cap, block_lb_mc, 0x228, 1) \

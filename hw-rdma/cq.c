@@ -6,6 +6,17 @@
  * parity of its index: entry pi carries owner = (pi >> log_size) & 1.  An
  * armed CQ posts one completion event (EQE type COMP, cqn at byte 0x38)
  * to its EQ on the next CQE (or next solicited CQE) and disarms.
+ *
+ * Event moderation (cqc cq_period in microseconds, cq_max_count in CQEs;
+ * mlx5e sets them at CREATE_CQ and retunes them with MODIFY_CQ from net
+ * DIM, mlx5_core_modify_cq_moderation): the event of an armed CQ is held
+ * until cq_max_count CQEs have been written since it was armed, or until
+ * cq_period microseconds after the first of them, whichever comes first.
+ * A period of 0 means no moderation; a count of 0 means the period alone.
+ * cq_period_mode START_FROM_CQE restarts the period at every CQE (the
+ * event waits for a pause in the traffic); START_FROM_EQE counts it from
+ * the first CQE after arming.  Held CQs wait in fw->cq_moderated for the
+ * platform timer.
  */
 #include <string.h>
 
@@ -18,6 +29,8 @@ static void cq_event(Mlx5Fw *fw, Mlx5Cq *cq)
     uint8_t data[28] = { 0 };
 
     cq->arm = 0;
+    cq->mod_cqes = 0;
+    cq->mod_deadline = 0;
     if (!eq) {
         mlx5emu_trace_ub_cq_no_eq(cq->cqn, cq->eqn);
         return;
@@ -25,6 +38,61 @@ static void cq_event(Mlx5Fw *fw, Mlx5Cq *cq)
     prm_put_be32(data + 0x38 - 0x20, cq->cqn & 0xffffff);
     mlx5emu_trace_cq_event(cq->cqn, eq->eqn);
     mlx5_eq_post(fw, eq, MLX5_EVENT_COMP, 0, data);
+}
+
+static void timer_update(Mlx5Fw *fw, uint64_t deadline)
+{
+    if (deadline != fw->timer_deadline) {
+        fw->timer_deadline = deadline;
+        fw->plat->timer_set(fw->opaque, deadline);
+    }
+}
+
+/* An armed CQ got a CQE that may raise its event: now, or held. */
+static void cq_event_moderated(Mlx5Fw *fw, Mlx5Cq *cq)
+{
+    uint64_t now;
+
+    if (cq->cq_period == 0 ||
+        (cq->cq_max_count && ++cq->mod_cqes >= cq->cq_max_count)) {
+        cq_event(fw, cq);
+        return;
+    }
+    now = fw->plat->clock_ns(fw->opaque);
+    if (cq->mod_deadline) {             /* already held */
+        if (cq->cq_period_mode == MLX5_CQ_PERIOD_MODE_START_FROM_CQE) {
+            cq->mod_deadline = now + cq->cq_period * 1000ull;
+        }
+        return;
+    }
+    cq->mod_deadline = now + cq->cq_period * 1000ull;
+    g_array_append_val(fw->cq_moderated, cq->cqn);
+    mlx5emu_trace_cq_event_held(cq->cqn, cq->cq_period, cq->cq_max_count);
+    if (cq->mod_deadline < fw->timer_deadline) {
+        timer_update(fw, cq->mod_deadline);
+    }
+}
+
+void mlx5_cq_moderation_expire(Mlx5Fw *fw)
+{
+    uint64_t now = fw->plat->clock_ns(fw->opaque), next = UINT64_MAX;
+    GArray *held = fw->cq_moderated;
+
+    fw->timer_deadline = UINT64_MAX;    /* the timer has fired */
+    for (guint i = 0; i < held->len;) {
+        Mlx5Cq *cq = mlx5_table_get(&fw->cq, g_array_index(held, uint32_t, i));
+
+        if (cq && cq->mod_deadline && cq->mod_deadline > now) {
+            next = MIN(next, cq->mod_deadline);
+            i++;
+            continue;
+        }
+        if (cq && cq->mod_deadline && cq->arm) {
+            cq_event(fw, cq);
+        }
+        g_array_remove_index_fast(held, i);  /* fired, destroyed or re-used */
+    }
+    timer_update(fw, next);
 }
 
 static void cq_overrun(Mlx5Fw *fw, Mlx5Cq *cq)
@@ -73,7 +141,7 @@ bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
                       prm_be16(cqe + CQE_WQE_COUNTER), prm_be32(cqe + CQE_BYTE_CNT));
     cq->pi++;
     if (cq->arm == 1 || (cq->arm == 2 && solicited)) {
-        cq_event(fw, cq);
+        cq_event_moderated(fw, cq);
     }
     return true;
 }

@@ -132,6 +132,11 @@ void mlx5_dev_run_commands(Mlx5Device *d)
     mlx5_cmdif_run(&d->fw);
 }
 
+void mlx5_dev_timer(Mlx5Device *d)
+{
+    mlx5_cq_moderation_expire(&d->fw);
+}
+
 void mlx5_dev_set_link(Mlx5Device *d, bool up)
 {
     mlx5_port_set_carrier(&d->fw, up);

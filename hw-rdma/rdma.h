@@ -42,6 +42,8 @@ void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned si
 /* True when command slots wait for mlx5_dev_run_commands(). */
 bool mlx5_dev_commands_pending(const Mlx5Device *d);
 void mlx5_dev_run_commands(Mlx5Device *d);
+/* The platform timer (Mlx5Platform.timer_set) expired. */
+void mlx5_dev_timer(Mlx5Device *d);
 /* The platform's link carrier changed. */
 void mlx5_dev_set_link(Mlx5Device *d, bool up);
 /* A frame arrived from the wire.  false: no receive WQE yet, offer it
@@ -61,6 +63,9 @@ bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
  * writes UDP's non-zero form for TCP too, which tshark flags as bad).
  * UDP keeps 0xffff: 0 there means "no checksum" (sq.c). */
 void mlx5_tx_finish_segment(uint8_t *frame, size_t len);
+
+/* The platform timer fired: raise the held CQ events that are due (cq.c). */
+void mlx5_cq_moderation_expire(Mlx5Fw *fw);
 
 /* Count `frames` frames of `octets` in all, all to the destination MAC
  * of `frame` (device.c). */

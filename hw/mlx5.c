@@ -47,12 +47,14 @@ struct Mlx5State {
     NICState *nic;
     NICConf conf;
     QEMUBH *cmd_bh;
+    QEMUTimer *timer;           /* the core's timer (CQ event moderation) */
     struct NetTxPkt *tx_pkt;
 
     uint16_t device_id;
     uint32_t msix_vectors;
     char *fw_version;
     char *psid;
+    bool cq_moderation;
 
     Mlx5Device dev;
 };
@@ -143,6 +145,24 @@ static uint64_t mlx5_plat_clock_ns(void *opaque)
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
 
+static void mlx5_plat_timer_set(void *opaque, uint64_t deadline_ns)
+{
+    Mlx5State *s = opaque;
+
+    if (deadline_ns == UINT64_MAX) {
+        timer_del(s->timer);
+    } else {
+        timer_mod(s->timer, (int64_t)MIN(deadline_ns, (uint64_t)INT64_MAX));
+    }
+}
+
+static void mlx5_timer_cb(void *opaque)
+{
+    Mlx5State *s = opaque;
+
+    mlx5_dev_timer(&s->dev);
+}
+
 static void mlx5_plat_guest_error(void *opaque, const char *msg)
 {
     qemu_log_mask(LOG_GUEST_ERROR, "mlx5: %s\n", msg);
@@ -154,6 +174,7 @@ static const Mlx5Platform mlx5_platform = {
     .msix_notify = mlx5_plat_msix_notify,
     .tx_frame = mlx5_plat_tx_frame,
     .clock_ns = mlx5_plat_clock_ns,
+    .timer_set = mlx5_plat_timer_set,
     .guest_error = mlx5_plat_guest_error,
 };
 
@@ -329,12 +350,14 @@ static void mlx5_realize(PCIDevice *pd, Error **errp)
                           ds->id, &ds->mem_reentrancy_guard, s);
     qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
     s->cmd_bh = qemu_bh_new_guarded(mlx5_cmd_bh, s, &ds->mem_reentrancy_guard);
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, mlx5_timer_cb, s);
     net_tx_pkt_init(&s->tx_pkt, 1);
 
     memcpy(cfg.mac, s->conf.macaddr.a, 6);
     cfg.msix_vectors = s->msix_vectors;
     cfg.device_id = s->device_id;
     pstrcpy(cfg.psid, sizeof(cfg.psid), s->psid);
+    cfg.cq_moderation = s->cq_moderation;
     mlx5_dev_init(&s->dev, &mlx5_platform, s, &cfg);
     mlx5_dev_set_link(&s->dev, mlx5_link_carrier(s));
     trace_mlx5_dev_realize(s->device_id, s->msix_vectors, s->fw_version);
@@ -345,6 +368,7 @@ static void mlx5_exit(PCIDevice *pd)
     Mlx5State *s = MLX5(pd);
 
     qemu_bh_delete(s->cmd_bh);
+    timer_free(s->timer);
     net_tx_pkt_uninit(s->tx_pkt);
     mlx5_dev_fini(&s->dev);
     qemu_del_nic(s->nic);
@@ -380,6 +404,7 @@ static const Property mlx5_properties[] = {
     DEFINE_PROP_UINT32("msix-vectors", Mlx5State, msix_vectors, 0),
     DEFINE_PROP_STRING("fw-version", Mlx5State, fw_version),
     DEFINE_PROP_STRING("psid", Mlx5State, psid),
+    DEFINE_PROP_BOOL("cq-moderation", Mlx5State, cq_moderation, true),
 };
 
 static void mlx5_instance_init(Object *obj)
@@ -416,6 +441,10 @@ static void mlx5_class_init(ObjectClass *klass, void *data)
         "firmware version MAJOR.MINOR.SUBMINOR reported to the driver");
     object_class_property_set_description(klass, "psid",
         "board ID (PSID) reported by QUERY_ADAPTER");
+    object_class_property_set_description(klass, "cq-moderation",
+        "advertise CQ event moderation (cq_moderation, cq_period_mode_modify): "
+        "the driver then batches completion interrupts (net DIM); off gives "
+        "one interrupt per armed CQ event");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 

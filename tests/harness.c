@@ -53,6 +53,11 @@ static uint64_t p_clock(void *o)
     return ((Harness *)o)->clock_ns;
 }
 
+static void p_timer_set(void *o, uint64_t deadline_ns)
+{
+    ((Harness *)o)->timer_ns = deadline_ns;
+}
+
 static void p_guest_error(void *o, const char *msg)
 {
     Harness *h = o;
@@ -64,7 +69,8 @@ static void p_guest_error(void *o, const char *msg)
 
 static const Mlx5Platform h_platform = {
     .dma_read = p_dma_read, .dma_write = p_dma_write, .msix_notify = p_msix,
-    .tx_frame = p_tx, .clock_ns = p_clock, .guest_error = p_guest_error,
+    .tx_frame = p_tx, .clock_ns = p_clock, .timer_set = p_timer_set,
+    .guest_error = p_guest_error,
 };
 
 Harness *h_new(void)
@@ -74,12 +80,13 @@ Harness *h_new(void)
         .fw_major = 22, .fw_minor = 39, .fw_sub = 1002,
         .mac = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 },
         .msix_vectors = H_MSIX_VECTORS, .device_id = 0x101d,
-        .psid = "MT_0000000359",
+        .psid = "MT_0000000359", .cq_moderation = true,
     };
 
     h->ram = g_malloc0(GUEST_SIZE);
     h->brk = GUEST_BASE;
     h->clock_ns = 1000000000ull;
+    h->timer_ns = UINT64_MAX;
     h->msix = g_array_new(FALSE, FALSE, sizeof(unsigned));
     h->frames = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
     h->guest_errors = g_ptr_array_new_with_free_func(g_free);

@@ -93,6 +93,7 @@ typedef struct Harness {
     uint64_t mb_brk;            /* mailbox arena, reset when the queue is idle */
     unsigned posted;
     uint64_t clock_ns;
+    uint64_t timer_ns;          /* the deadline last set on the device timer */
     GArray *msix;               /* unsigned vectors, in order raised */
     GPtrArray *frames;          /* GBytes */
     Mlx5TxOffload last_tx_offload;

@@ -165,6 +165,105 @@ static void test_completion_event_needs_armed_cq(void)
     g_assert_null(h_eq_next(e->h, eq));
 }
 
+/* MODIFY_CQ moderation as mlx5_core_modify_cq_moderation sends it. */
+static void set_moderation_mode(Env *e, uint16_t period_us, uint16_t max_count, uint8_t mode)
+{
+    HCmd *c = hcmd_new(OP_MODIFY_CQ, 0);
+    uint8_t *cqc = IN_PTR(c, modify_cq_in, cq_context);
+
+    IN_SET(c, modify_cq_in, cqn, e->cq.num);
+    IN_SET(c, modify_cq_in, modify_field_select_resize_field_select, 0x13);
+    PRM_SET(cqc, cq_period, cqc, period_us);
+    PRM_SET(cqc, cq_max_count, cqc, max_count);
+    PRM_SET(cqc, cq_period_mode, cqc, mode);
+    h_ok_free(e->h, c);
+}
+
+static void set_moderation(Env *e, uint16_t period_us, uint16_t max_count)
+{
+    set_moderation_mode(e, period_us, max_count, MLX5_CQ_PERIOD_MODE_START_FROM_EQE);
+}
+
+/* The event waits for cq_max_count CQEs ... */
+static void test_moderation_by_count(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing *eq = &e->h->comp_eq;
+
+    set_moderation(e, 50, 3);
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    g_assert_null(h_eq_next(e->h, eq));
+    g_assert_cmpuint(e->h->timer_ns, ==, e->h->clock_ns + 50000);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    g_assert_nonnull(h_eq_next(e->h, eq));
+    e->h->clock_ns += 50000;                        /* the timer finds it done */
+    mlx5_dev_timer(&e->h->dev);
+    g_assert_null(h_eq_next(e->h, eq));
+    g_assert_true(e->h->fw->timer_deadline == UINT64_MAX);     /* not re-armed */
+}
+
+/* ... or for cq_period after the first CQE; period 0 is no moderation. */
+static void test_moderation_by_period(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing *eq = &e->h->comp_eq;
+
+    set_moderation(e, 8, 64);
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    e->h->clock_ns += 7999;
+    mlx5_dev_timer(&e->h->dev);                     /* early: still held */
+    g_assert_null(h_eq_next(e->h, eq));
+    g_assert_cmpuint(e->h->timer_ns, ==, e->h->clock_ns + 1);
+    e->h->clock_ns += 1;
+    mlx5_dev_timer(&e->h->dev);
+    g_assert_nonnull(h_eq_next(e->h, eq));
+    g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
+    set_moderation(e, 0, 64);
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    g_assert_nonnull(h_eq_next(e->h, eq));
+}
+
+/* START_FROM_CQE: each CQE restarts the period. */
+static void test_moderation_period_from_cqe(void)
+{
+    g_autoptr(Env) e = env_new();
+    HRing *eq = &e->h->comp_eq;
+
+    set_moderation_mode(e, 8, 0, MLX5_CQ_PERIOD_MODE_START_FROM_CQE);
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    e->h->clock_ns += 6000;
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    e->h->clock_ns += 2000;                         /* 8 us after the first */
+    mlx5_dev_timer(&e->h->dev);
+    g_assert_null(h_eq_next(e->h, eq));
+    g_assert_cmpuint(e->h->timer_ns, ==, e->h->clock_ns + 6000);
+    e->h->clock_ns += 6000;
+    mlx5_dev_timer(&e->h->dev);
+    g_assert_nonnull(h_eq_next(e->h, eq));
+}
+
+/* A held event whose CQ is destroyed, or whose device is reset, is
+ * dropped when the timer fires. */
+static void test_moderation_cq_gone(void)
+{
+    g_autoptr(Env) e = env_new();
+
+    set_moderation(e, 8, 0);
+    h_cq_arm(e->h, &e->cq);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    g_assert_cmpuint(e->h->fw->cq_moderated->len, ==, 1);
+    mlx5_dev_reset(&e->h->dev, "test");
+    e->h->clock_ns += 8000;
+    mlx5_dev_timer(&e->h->dev);
+    g_assert_cmpuint(e->h->fw->cq_moderated->len, ==, 0);
+    g_assert_true(e->h->fw->timer_deadline == UINT64_MAX);
+}
+
 static void test_msix_needs_armed_eq(void)
 {
     g_autoptr(Env) e = env_new();
@@ -901,6 +1000,10 @@ int main(int argc, char **argv)
     g_test_add_func("/datapath/completion-event-needs-armed-cq",
                     test_completion_event_needs_armed_cq);
     g_test_add_func("/datapath/msix-needs-armed-eq", test_msix_needs_armed_eq);
+    g_test_add_func("/datapath/moderation-by-count", test_moderation_by_count);
+    g_test_add_func("/datapath/moderation-by-period", test_moderation_by_period);
+    g_test_add_func("/datapath/moderation-cq-gone", test_moderation_cq_gone);
+    g_test_add_func("/datapath/moderation-period-from-cqe", test_moderation_period_from_cqe);
     g_test_add_func("/datapath/arm-behind-producer-notifies-at-once",
                     test_arm_behind_producer_notifies_at_once);
     g_test_add_func("/datapath/solicited-arm-waits-for-solicited",
