@@ -70,7 +70,28 @@
     X(DESTROY_FLOW_GROUP,       0x934, cmd_destroy_flow_group, destroy_flow_group_in, mbox_out,     MLX5_NEEDS_INIT) \
     X(SET_FLOW_TABLE_ENTRY,     0x936, cmd_set_fte,         set_fte_in,         mbox_out,           MLX5_NEEDS_INIT) \
     X(DELETE_FLOW_TABLE_ENTRY,  0x938, cmd_delete_fte,      delete_fte_in,      mbox_out,           MLX5_NEEDS_INIT) \
-    X(MODIFY_FLOW_TABLE,        0x93c, cmd_modify_flow_table, modify_flow_table_in, mbox_out,       MLX5_NEEDS_INIT)
+    X(MODIFY_FLOW_TABLE,        0x93c, cmd_modify_flow_table, modify_flow_table_in, mbox_out,       MLX5_NEEDS_INIT) \
+    X(CREATE_QP,                0x500, cmd_create_qp,       create_qp_in,       create_qp_out,      MLX5_NEEDS_INIT) \
+    X(DESTROY_QP,               0x501, cmd_destroy_qp,      destroy_qp_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(RST2INIT_QP,              0x502, cmd_rst2init_qp,     rst2init_qp_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(INIT2RTR_QP,              0x503, cmd_init2rtr_qp,     init2rtr_qp_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(RTR2RTS_QP,               0x504, cmd_rtr2rts_qp,      rtr2rts_qp_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(RTS2RTS_QP,               0x505, cmd_rts2rts_qp,      rts2rts_qp_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(2ERR_QP,                  0x507, cmd_qp_2err,         qp_2err_in,         mbox_out,           MLX5_NEEDS_INIT) \
+    X(2RST_QP,                  0x50a, cmd_qp_2rst,         qp_2rst_in,         mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_QP,                 0x50b, cmd_query_qp,        query_qp_in,        query_qp_out,       MLX5_NEEDS_INIT) \
+    X(INIT2INIT_QP,             0x50e, cmd_init2init_qp,    init2init_qp_in,    mbox_out,           MLX5_NEEDS_INIT) \
+    X(CREATE_SRQ,               0x700, cmd_create_srq,      create_srq_in,      create_srq_out,     MLX5_NEEDS_INIT) \
+    X(DESTROY_SRQ,              0x701, cmd_destroy_srq,     destroy_srq_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_SRQ,                0x702, cmd_query_srq,       query_srq_in,       query_srq_out,      MLX5_NEEDS_INIT) \
+    X(ARM_RQ,                   0x703, cmd_arm_rq,          arm_rq_in,          mbox_out,           MLX5_NEEDS_INIT) \
+    X(CREATE_XRC_SRQ,           0x705, cmd_create_xrc_srq,  create_xrc_srq_in,  create_xrc_srq_out, MLX5_NEEDS_INIT) \
+    X(DESTROY_XRC_SRQ,          0x706, cmd_destroy_xrc_srq, destroy_xrc_srq_in, mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_XRC_SRQ,            0x707, cmd_query_xrc_srq,   query_xrc_srq_in,   query_xrc_srq_out,  MLX5_NEEDS_INIT) \
+    X(CREATE_RMP,               0x90c, cmd_create_rmp,      create_rmp_in,      create_rmp_out,     MLX5_NEEDS_INIT) \
+    X(MODIFY_RMP,               0x90d, cmd_modify_rmp,      modify_rmp_in,      mbox_out,           MLX5_NEEDS_INIT) \
+    X(DESTROY_RMP,              0x90e, cmd_destroy_rmp,     destroy_rmp_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_RMP,                0x90f, cmd_query_rmp,       query_rmp_in,       query_rmp_out,      MLX5_NEEDS_INIT)
 
 /*
  * Opcodes the PRM defines that this device does not implement (yet): they
@@ -78,14 +99,9 @@
  */
 #define MLX5_CMD_UNIMPLEMENTED_LIST(X) \
     X(QUERY_SPECIAL_CONTEXTS, 0x203) X(PAGE_FAULT_RESUME, 0x204) \
-    X(CREATE_QP, 0x500) X(DESTROY_QP, 0x501) X(RST2INIT_QP, 0x502) \
-    X(INIT2RTR_QP, 0x503) X(RTR2RTS_QP, 0x504) X(RTS2RTS_QP, 0x505) \
-    X(SQERR2RTS_QP, 0x506) X(2ERR_QP, 0x507) X(2RST_QP, 0x50a) \
-    X(QUERY_QP, 0x50b) X(SQD_RTS_QP, 0x50c) X(MAD_IFC, 0x50d) \
-    X(INIT2INIT_QP, 0x50e) X(CREATE_PSV, 0x600) X(DESTROY_PSV, 0x601) \
-    X(CREATE_SRQ, 0x700) X(DESTROY_SRQ, 0x701) X(QUERY_SRQ, 0x702) \
-    X(ARM_RQ, 0x703) X(CREATE_XRC_SRQ, 0x705) X(DESTROY_XRC_SRQ, 0x706) \
-    X(QUERY_XRC_SRQ, 0x707) X(ARM_XRC_SRQ, 0x708) X(CREATE_DCT, 0x710) \
+    X(SQERR2RTS_QP, 0x506) X(SQD_RTS_QP, 0x50c) \
+    X(MAD_IFC, 0x50d) X(CREATE_PSV, 0x600) X(DESTROY_PSV, 0x601) \
+    X(ARM_XRC_SRQ, 0x708) X(CREATE_DCT, 0x710) \
     X(DESTROY_DCT, 0x711) X(DRAIN_DCT, 0x712) X(QUERY_DCT, 0x713) \
     X(ARM_DCT_FOR_KEY_VIOLATION, 0x714) X(CREATE_XRQ, 0x717) \
     X(DESTROY_XRQ, 0x718) X(QUERY_ESW_VPORT_CONTEXT, 0x752) \
@@ -97,8 +113,7 @@
     X(CREATE_SCHEDULING_ELEMENT, 0x782) X(ALLOC_MEMIC, 0x823) \
     X(ATTACH_TO_MCG, 0x806) X(DETACH_FROM_MCG, 0x807) \
     X(ADD_VXLAN_UDP_DPORT, 0x827) X(DELETE_VXLAN_UDP_DPORT, 0x828) \
-    X(CREATE_RMP, 0x90c) X(MODIFY_RMP, 0x90d) X(DESTROY_RMP, 0x90e) \
-    X(QUERY_RMP, 0x90f) X(QUERY_TIR, 0x903) \
+    X(QUERY_TIR, 0x903) \
     X(QUERY_TIS, 0x915) X(QUERY_RQT, 0x919) X(QUERY_FLOW_TABLE, 0x932) \
     X(QUERY_FLOW_GROUP, 0x935) X(QUERY_FLOW_TABLE_ENTRY, 0x937) \
     X(ALLOC_FLOW_COUNTER, 0x939) X(DEALLOC_FLOW_COUNTER, 0x93a) \

@@ -142,7 +142,21 @@ typedef struct Mlx5Cq {
 typedef enum { MLX5_WQ_SQ, MLX5_WQ_RQ, MLX5_WQ_QP } Mlx5WqKind;
 enum { MLX5_RQC_STATE_RST = 0, MLX5_RQC_STATE_RDY = 1, MLX5_RQC_STATE_ERR = 3 };
 
-/* SQ, RQ and QP share one 24-bit number space (PRM). */
+/* QP service types and states (qpc.st, qpc.state; Linux qp.h). */
+enum {
+    MLX5_QP_ST_RC = 0x0, MLX5_QP_ST_UC = 0x1, MLX5_QP_ST_UD = 0x2, MLX5_QP_ST_XRC = 0x3,
+    MLX5_QP_ST_QP0 = 0x7, MLX5_QP_ST_QP1 = 0x8, MLX5_QP_ST_REG_UMR = 0xc,
+};
+enum {
+    MLX5_QP_STATE_RST = 0, MLX5_QP_STATE_INIT = 1, MLX5_QP_STATE_RTR = 2,
+    MLX5_QP_STATE_RTS = 3, MLX5_QP_STATE_SQER = 4, MLX5_QP_STATE_SQD = 5,
+    MLX5_QP_STATE_ERR = 6,
+};
+
+typedef struct Mlx5Qp Mlx5Qp;
+
+/* SQ, RQ and QP share one 24-bit number space (PRM).  For a QP, `ring`
+ * and `hw_counter` are its receive queue and `state` its QP state. */
 typedef struct Mlx5Wq {
     uint32_t num;
     Mlx5WqKind kind;
@@ -158,7 +172,33 @@ typedef struct Mlx5Wq {
     uint8_t qp_st;              /* QP service type (QP only) */
     uint8_t counter_set_id;     /* RQ: Q counter for out-of-buffer drops */
     bool vsd;                   /* RQ: VLAN stripping disabled */
+    bool is_qp_sq;              /* the send queue of a QP (Mlx5Qp.sq) */
+    Mlx5Qp *qp;                 /* QP only (firmware-sim/qp.c) */
 } Mlx5Wq;
+
+/* What only a QP has: its context as the driver established it (PRM
+ * bytes, read with PRM_GET(qpc, ...)) and its send queue. */
+struct Mlx5Qp {
+    uint8_t qpc[PRM_qpc_BITS / 8];
+    Mlx5Wq sq;
+};
+
+/* Shared receive queues: SRQ (ISSI 0), XRC SRQ and RMP (ISSI 1) share one
+ * number space; a QP names one in srqn_rmpn_xrqn. */
+typedef enum { MLX5_SRQ_BASIC, MLX5_SRQ_XRC, MLX5_SRQ_RMP } Mlx5SrqKind;
+typedef struct Mlx5Srq {
+    uint32_t num;
+    Mlx5SrqKind kind;
+    uint8_t state;              /* RMP: MLX5_RQC_STATE_*; SRQs are ready */
+    uint32_t pd, cqn, xrcd, user_index;
+    uint16_t lwm;               /* limit event watermark (ARM_RQ) */
+    uint64_t dbr_addr;
+    Mlx5Ring ring;
+    uint32_t hw_counter;
+} Mlx5Srq;
+
+/* mkc.access_mode: how a key translates addresses. */
+enum { MLX5_MKC_ACCESS_MODE_PA = 0, MLX5_MKC_ACCESS_MODE_MTT = 1 };
 
 typedef struct Mlx5Mkey {
     uint32_t index;
@@ -168,7 +208,15 @@ typedef struct Mlx5Mkey {
     bool lr, lw, rr, rw, a, length64;
     uint64_t start_addr, len;
     uint32_t qpn;
+    bool free;                  /* not yet enabled (for UMR to fill in) */
+    /* MTT keys: address start_addr + i lands in page (i + start_addr's
+     * offset in its page) >> log_page_size of the list. */
+    uint8_t log_page_size;
+    uint32_t nmtt;
+    uint64_t *mtt;
 } Mlx5Mkey;
+
+void mlx5_mkey_destroy(gpointer mkey);
 
 typedef struct Mlx5Tis { uint32_t tisn, td; uint8_t prio; } Mlx5Tis;
 
@@ -285,7 +333,7 @@ enum { MLX5_HCA_DISABLED, MLX5_HCA_ENABLED, MLX5_HCA_INITIALIZED };
 /* Object tables, in the order a reset reports them. */
 #define MLX5_OBJ_TABLES(X) \
     X(uar) X(pd) X(td) X(xrcd) X(q_counter) X(mkey) X(eq) X(cq) X(wq) \
-    X(tis) X(tir) X(rqt) X(flow_table) X(flow_group)
+    X(tis) X(tir) X(rqt) X(flow_table) X(flow_group) X(srq)
 
 typedef struct Mlx5Fw {
     const Mlx5Platform *plat;
@@ -388,6 +436,10 @@ void mlx5_eq_destroy(gpointer eq);
 /* Object destructors (table callbacks). */
 void mlx5_cq_destroy(gpointer cq);
 void mlx5_wq_destroy(gpointer wq);
+void mlx5_srq_destroy(gpointer srq);
+void mlx5_qp_free(Mlx5Qp *qp);
+Mlx5Wq *mlx5_qp_get(Mlx5Fw *fw, uint32_t qpn);
+void mlx5_qp_send_error(Mlx5Fw *fw, uint32_t qpn);
 void mlx5_rqt_destroy(gpointer rqt);
 void mlx5_flow_table_destroy(gpointer ft);
 

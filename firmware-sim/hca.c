@@ -55,7 +55,7 @@ static void fw_tables_init(Mlx5Fw *fw)
     mlx5_table_init(&fw->q_counter, "q_counter", 1, MIN(MAX(nq, 1u), 0xffu), g_free);
     /* Index 1 with key 0 would be 0x100, the "invalid lkey" that ends a
      * scatter list (MLX5_INVALID_LKEY): MKey indices start above it. */
-    mlx5_table_init(&fw->mkey, "mkey", 2, CAP_LIMIT(fw, log_max_mkey) - 1, g_free);
+    mlx5_table_init(&fw->mkey, "mkey", 2, CAP_LIMIT(fw, log_max_mkey) - 1, mlx5_mkey_destroy);
     mlx5_table_init(&fw->eq, "eq", 0, MIN(CAP_LIMIT(fw, log_max_eq), MLX5_MAX_EQ) - 1,
                     mlx5_eq_destroy);
     mlx5_table_init(&fw->cq, "cq", 1, CAP_LIMIT(fw, log_max_cq), mlx5_cq_destroy);
@@ -66,6 +66,7 @@ static void fw_tables_init(Mlx5Fw *fw)
     mlx5_table_init(&fw->rqt, "rqt", 1, CAP_LIMIT(fw, log_max_rqt), mlx5_rqt_destroy);
     mlx5_table_init(&fw->flow_table, "flow_table", 1, 0xffffff, mlx5_flow_table_destroy);
     mlx5_table_init(&fw->flow_group, "flow_group", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->srq, "srq", 1, CAP_LIMIT(fw, log_max_srq), mlx5_srq_destroy);
 }
 
 void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,

@@ -1910,8 +1910,200 @@
     F(mcqi_version, build_tool_version, 0xc0, 32) \
     F(mcqi_version, version_string, 0x100, 736)
 
+#define PRM_FIELDS_sqerr2rts_qp_in(F) \
+    F(sqerr2rts_qp_in, opcode, 0x0, 16) \
+    F(sqerr2rts_qp_in, uid, 0x10, 16) \
+    F(sqerr2rts_qp_in, op_mod, 0x30, 16) \
+    F(sqerr2rts_qp_in, qpn, 0x48, 24) \
+    F(sqerr2rts_qp_in, opt_param_mask, 0x80, 32) \
+    F(sqerr2rts_qp_in, qpc, 0xc0, 1856)
+
+#define PRM_FIELDS_init2init_qp_in(F) \
+    F(init2init_qp_in, opcode, 0x0, 16) \
+    F(init2init_qp_in, uid, 0x10, 16) \
+    F(init2init_qp_in, op_mod, 0x30, 16) \
+    F(init2init_qp_in, qpn, 0x48, 24) \
+    F(init2init_qp_in, opt_param_mask, 0x80, 32) \
+    F(init2init_qp_in, ece, 0xa0, 32) \
+    F(init2init_qp_in, qpc, 0xc0, 1856)
+
+#define PRM_FIELDS_sqd2rts_qp_in(F) \
+    F(sqd2rts_qp_in, opcode, 0x0, 16) \
+    F(sqd2rts_qp_in, uid, 0x10, 16) \
+    F(sqd2rts_qp_in, op_mod, 0x30, 16) \
+    F(sqd2rts_qp_in, qpn, 0x48, 24) \
+    F(sqd2rts_qp_in, opt_param_mask, 0x80, 32) \
+    F(sqd2rts_qp_in, qpc, 0xc0, 1856)
+
+#define PRM_FIELDS_create_srq_in(F) \
+    F(create_srq_in, opcode, 0x0, 16) \
+    F(create_srq_in, uid, 0x10, 16) \
+    F(create_srq_in, op_mod, 0x30, 16) \
+    F(create_srq_in, srq_context_entry, 0x80, 512) \
+    F(create_srq_in, pas, 0x880, 0)
+
+#define PRM_FIELDS_create_srq_out(F) \
+    F(create_srq_out, status, 0x0, 8) \
+    F(create_srq_out, syndrome, 0x20, 32) \
+    F(create_srq_out, srqn, 0x48, 24)
+
+#define PRM_FIELDS_srqc(F) \
+    F(srqc, state, 0x0, 4) \
+    F(srqc, log_srq_size, 0x4, 4) \
+    F(srqc, wq_signature, 0x20, 1) \
+    F(srqc, cont_srq, 0x21, 1) \
+    F(srqc, rlky, 0x23, 1) \
+    F(srqc, log_rq_stride, 0x25, 3) \
+    F(srqc, xrcd, 0x28, 24) \
+    F(srqc, page_offset, 0x40, 6) \
+    F(srqc, cqn, 0x48, 24) \
+    F(srqc, log_page_size, 0x82, 6) \
+    F(srqc, pd, 0xc8, 24) \
+    F(srqc, lwm, 0xe0, 16) \
+    F(srqc, wqe_cnt, 0xf0, 16) \
+    F(srqc, dbr_addr, 0x140, 64)
+
+#define PRM_FIELDS_destroy_srq_in(F) \
+    F(destroy_srq_in, opcode, 0x0, 16) \
+    F(destroy_srq_in, uid, 0x10, 16) \
+    F(destroy_srq_in, op_mod, 0x30, 16) \
+    F(destroy_srq_in, srqn, 0x48, 24)
+
+#define PRM_FIELDS_query_srq_in(F) \
+    F(query_srq_in, opcode, 0x0, 16) \
+    F(query_srq_in, op_mod, 0x30, 16) \
+    F(query_srq_in, srqn, 0x48, 24)
+
+#define PRM_FIELDS_query_srq_out(F) \
+    F(query_srq_out, status, 0x0, 8) \
+    F(query_srq_out, syndrome, 0x20, 32) \
+    F(query_srq_out, srq_context_entry, 0x80, 512) \
+    F(query_srq_out, pas, 0x880, 0)
+
+#define PRM_FIELDS_create_xrc_srq_in(F) \
+    F(create_xrc_srq_in, opcode, 0x0, 16) \
+    F(create_xrc_srq_in, uid, 0x10, 16) \
+    F(create_xrc_srq_in, op_mod, 0x30, 16) \
+    F(create_xrc_srq_in, xrc_srq_context_entry, 0x80, 512) \
+    F(create_xrc_srq_in, xrc_srq_umem_valid, 0x2e0, 1) \
+    F(create_xrc_srq_in, pas, 0x880, 0)
+
+#define PRM_FIELDS_create_xrc_srq_out(F) \
+    F(create_xrc_srq_out, status, 0x0, 8) \
+    F(create_xrc_srq_out, syndrome, 0x20, 32) \
+    F(create_xrc_srq_out, xrc_srqn, 0x48, 24)
+
+#define PRM_FIELDS_xrc_srqc(F) \
+    F(xrc_srqc, state, 0x0, 4) \
+    F(xrc_srqc, log_xrc_srq_size, 0x4, 4) \
+    F(xrc_srqc, wq_signature, 0x20, 1) \
+    F(xrc_srqc, cont_srq, 0x21, 1) \
+    F(xrc_srqc, rlky, 0x23, 1) \
+    F(xrc_srqc, basic_cyclic_rcv_wqe, 0x24, 1) \
+    F(xrc_srqc, log_rq_stride, 0x25, 3) \
+    F(xrc_srqc, xrcd, 0x28, 24) \
+    F(xrc_srqc, page_offset, 0x40, 6) \
+    F(xrc_srqc, dbr_umem_valid, 0x47, 1) \
+    F(xrc_srqc, cqn, 0x48, 24) \
+    F(xrc_srqc, user_index_equal_xrc_srqn, 0x80, 1) \
+    F(xrc_srqc, log_page_size, 0x82, 6) \
+    F(xrc_srqc, user_index, 0x88, 24) \
+    F(xrc_srqc, pd, 0xc8, 24) \
+    F(xrc_srqc, lwm, 0xe0, 16) \
+    F(xrc_srqc, wqe_cnt, 0xf0, 16) \
+    F(xrc_srqc, db_record_addr_h, 0x140, 32) \
+    F(xrc_srqc, db_record_addr_l, 0x160, 30)
+
+#define PRM_FIELDS_destroy_xrc_srq_in(F) \
+    F(destroy_xrc_srq_in, opcode, 0x0, 16) \
+    F(destroy_xrc_srq_in, uid, 0x10, 16) \
+    F(destroy_xrc_srq_in, op_mod, 0x30, 16) \
+    F(destroy_xrc_srq_in, xrc_srqn, 0x48, 24)
+
+#define PRM_FIELDS_query_xrc_srq_in(F) \
+    F(query_xrc_srq_in, opcode, 0x0, 16) \
+    F(query_xrc_srq_in, op_mod, 0x30, 16) \
+    F(query_xrc_srq_in, xrc_srqn, 0x48, 24)
+
+#define PRM_FIELDS_query_xrc_srq_out(F) \
+    F(query_xrc_srq_out, status, 0x0, 8) \
+    F(query_xrc_srq_out, syndrome, 0x20, 32) \
+    F(query_xrc_srq_out, xrc_srq_context_entry, 0x80, 512) \
+    F(query_xrc_srq_out, pas, 0x880, 0)
+
+#define PRM_FIELDS_create_rmp_in(F) \
+    F(create_rmp_in, opcode, 0x0, 16) \
+    F(create_rmp_in, uid, 0x10, 16) \
+    F(create_rmp_in, op_mod, 0x30, 16) \
+    F(create_rmp_in, ctx, 0x100, 1920)
+
+#define PRM_FIELDS_create_rmp_out(F) \
+    F(create_rmp_out, status, 0x0, 8) \
+    F(create_rmp_out, syndrome, 0x20, 32) \
+    F(create_rmp_out, rmpn, 0x48, 24)
+
+#define PRM_FIELDS_rmpc(F) \
+    F(rmpc, state, 0x8, 4) \
+    F(rmpc, basic_cyclic_rcv_wqe, 0x20, 1) \
+    F(rmpc, wq, 0x180, 1536)
+
+#define PRM_FIELDS_modify_rmp_in(F) \
+    F(modify_rmp_in, opcode, 0x0, 16) \
+    F(modify_rmp_in, uid, 0x10, 16) \
+    F(modify_rmp_in, op_mod, 0x30, 16) \
+    F(modify_rmp_in, rmp_state, 0x40, 4) \
+    F(modify_rmp_in, rmpn, 0x48, 24) \
+    F(modify_rmp_in, bitmask, 0x80, 64) \
+    F(modify_rmp_in, ctx, 0x100, 1920)
+
+#define PRM_FIELDS_destroy_rmp_in(F) \
+    F(destroy_rmp_in, opcode, 0x0, 16) \
+    F(destroy_rmp_in, uid, 0x10, 16) \
+    F(destroy_rmp_in, op_mod, 0x30, 16) \
+    F(destroy_rmp_in, rmpn, 0x48, 24)
+
+#define PRM_FIELDS_query_rmp_in(F) \
+    F(query_rmp_in, opcode, 0x0, 16) \
+    F(query_rmp_in, op_mod, 0x30, 16) \
+    F(query_rmp_in, rmpn, 0x48, 24)
+
+#define PRM_FIELDS_query_rmp_out(F) \
+    F(query_rmp_out, status, 0x0, 8) \
+    F(query_rmp_out, syndrome, 0x20, 32) \
+    F(query_rmp_out, rmp_context, 0x100, 1920)
+
+#define PRM_FIELDS_arm_rq_in(F) \
+    F(arm_rq_in, opcode, 0x0, 16) \
+    F(arm_rq_in, uid, 0x10, 16) \
+    F(arm_rq_in, op_mod, 0x30, 16) \
+    F(arm_rq_in, srq_number, 0x48, 24) \
+    F(arm_rq_in, lwm, 0x70, 16)
+
 /* Layouts that mlx5_ifc.h also defines: L(name, size_bits). */
 #define PRM_LAYOUTS_IFC(L) \
+    L(arm_rq_in, 0x80) \
+    L(query_rmp_out, 0x880) \
+    L(query_rmp_in, 0x80) \
+    L(destroy_rmp_in, 0x80) \
+    L(modify_rmp_in, 0x880) \
+    L(rmpc, 0x780) \
+    L(create_rmp_out, 0x80) \
+    L(create_rmp_in, 0x880) \
+    L(query_xrc_srq_out, 0x880) \
+    L(query_xrc_srq_in, 0x80) \
+    L(destroy_xrc_srq_in, 0x80) \
+    L(xrc_srqc, 0x200) \
+    L(create_xrc_srq_out, 0x80) \
+    L(create_xrc_srq_in, 0x880) \
+    L(query_srq_out, 0x880) \
+    L(query_srq_in, 0x80) \
+    L(destroy_srq_in, 0x80) \
+    L(srqc, 0x200) \
+    L(create_srq_out, 0x80) \
+    L(create_srq_in, 0x880) \
+    L(sqd2rts_qp_in, 0x880) \
+    L(init2init_qp_in, 0x880) \
+    L(sqerr2rts_qp_in, 0x880) \
     L(query_hca_cap_in, 0x80) \
     L(query_hca_cap_out, 0x8080) \
     L(set_hca_cap_in, 0x8080) \

@@ -91,7 +91,41 @@ unsigned cmd_query_q_counter(Mlx5Fw *fw, Mlx5Cmd *c)
 }
 
 /* Access modes (mkc.access_mode_1_0 | access_mode_4_2 << 2). */
-enum { MLX5_MKC_ACCESS_MODE_PA = 0 };
+
+void mlx5_mkey_destroy(gpointer p)
+{
+    Mlx5Mkey *mk = p;
+    g_free(mk->mtt);
+    g_free(mk);
+}
+
+/* An MTT key's page list (create_mkey_in.klm_pas_mtt, 8 bytes per page,
+ * the low bits are access flags mlx5_ib sets: MLX5_IB_MTT_READ/WRITE).
+ * It must cover [start_addr, +len) and lie inside the command. */
+static unsigned mkey_load_mtt(Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mkey *mk)
+{
+    uint32_t octwords = PRM_GET(mkc, translations_octword_size, mkc);
+    uint64_t avail = (c->inlen - PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt)) / 8;
+    uint64_t page = (uint64_t)1 << mk->log_page_size;
+    uint64_t need;
+
+    if (mk->log_page_size < 12 || mk->log_page_size > 30) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
+    }
+    if (mk->free) {
+        return MLX5_CMD_STAT_OK;        /* UMR fills it in later */
+    }
+    need = mk->length64 ? 0 : ((mk->start_addr & (page - 1)) + mk->len + page - 1) / page;
+    if (mk->length64 || (uint64_t)octwords * 2 < need || need > avail) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_LIST_SIZE);
+    }
+    mk->nmtt = (uint32_t)need;
+    mk->mtt = g_new(uint64_t, need ? need : 1);
+    for (uint64_t i = 0; i < need; i++) {
+        mk->mtt[i] = prm_be64(PRM_PTR(create_mkey_in, klm_pas_mtt, c->in) + i * 8) & ~(page - 1);
+    }
+    return MLX5_CMD_STAT_OK;
+}
 
 unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
 {
@@ -99,11 +133,15 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
     uint8_t mode = PRM_GET(mkc, access_mode_1_0, mkc) |
                    PRM_GET(mkc, access_mode_4_2, mkc) << 2;
     Mlx5Mkey *mk;
+    unsigned st = MLX5_CMD_STAT_OK;
 
     /* Physical-address keys are what mlx5e and the kernel's DMA MRs use;
-     * translated (MTT/KLM) keys come with user memory registration. */
-    if (mode != MLX5_MKC_ACCESS_MODE_PA) {
+     * MTT keys are user memory registrations (mlx5_ib mr.c reg_create). */
+    if (mode != MLX5_MKC_ACCESS_MODE_PA && mode != MLX5_MKC_ACCESS_MODE_MTT) {
         return CMD_FAIL(c, BAD_PARAM, BAD_ACCESS_MODE);
+    }
+    if (PRM_GET(create_mkey_in, mkey_umem_valid, c->in)) {
+        return CMD_FAIL(c, BAD_PARAM, NO_UMEM);
     }
     if (!mlx5_table_get(&fw->pd, PRM_GET(mkc, pd, mkc))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PD);
@@ -112,6 +150,7 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
     mk->key8 = PRM_GET(mkc, mkey_7_0, mkc);
     mk->pd = PRM_GET(mkc, pd, mkc);
     mk->access_mode = mode;
+    mk->free = PRM_GET(mkc, free, mkc);
     mk->lr = PRM_GET(mkc, lr, mkc);
     mk->lw = PRM_GET(mkc, lw, mkc);
     mk->rr = PRM_GET(mkc, rr, mkc);
@@ -121,8 +160,16 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
     mk->start_addr = PRM_GET(mkc, start_addr, mkc);
     mk->len = PRM_GET(mkc, len, mkc);
     mk->qpn = PRM_GET(mkc, qpn, mkc);
+    mk->log_page_size = PRM_GET(mkc, log_page_size, mkc);
+    if (mode == MLX5_MKC_ACCESS_MODE_MTT) {
+        st = mkey_load_mtt(c, mkc, mk);
+    }
+    if (st != MLX5_CMD_STAT_OK) {
+        mlx5_mkey_destroy(mk);
+        return st;
+    }
     if (!mlx5_table_alloc(&fw->mkey, mk, &mk->index)) {
-        g_free(mk);
+        mlx5_mkey_destroy(mk);
         return CMD_FAIL(c, NO_RES, NO_RESOURCE);
     }
     c->obj = mk->index << 8 | mk->key8;

@@ -58,7 +58,12 @@
     X(BAD_LIST_SIZE,      0x5e002c, "address list longer than the capability") \
     X(TEARDOWN_PROFILE,   0x5e002d, "teardown profile not supported") \
     X(BAD_MKEY,           0x5e002e, "mkey is not created") \
-    X(QP_TYPE,            0x5e002f, "QP service type not supported")
+    X(QP_TYPE,            0x5e002f, "QP service type not supported") \
+    X(BAD_SRQ,            0x5e0030, "SRQ, XRC SRQ or RMP does not exist") \
+    X(BAD_XRCD,           0x5e0031, "XRC domain is not allocated") \
+    X(BAD_QP_STATE,       0x5e0032, "QP is not in the state the command starts from") \
+    X(BAD_QP,             0x5e0033, "QP does not exist") \
+    X(NO_UMEM,            0x5e0034, "umem objects (DEVX) and input_qpn are not supported")
 
 #define MLX5_SYND_ENUM_(n, v, d) MLX5_SYND_##n = (v),
 enum { MLX5_SYNDROME_LIST(MLX5_SYND_ENUM_) };

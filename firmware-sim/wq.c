@@ -15,6 +15,7 @@ void mlx5_wq_destroy(gpointer p)
 {
     Mlx5Wq *wq = p;
     mlx5_ring_fini(&wq->ring);
+    mlx5_qp_free(wq->qp);
     g_free(wq);
 }
 

@@ -24,24 +24,8 @@ capture() { $MONITOR qom-set /objects/capture0 status "$1" >/dev/null; }
 json() {    # json FILE EXPR: a value from iperf3 -J output (d = the document)
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
-# netdev_up: after a reload or FLR, find the new netdev and address it again
-netdev_up() {
-    local i
-    for i in $(seq 100); do
-        DEV=$(ls /sys/bus/pci/drivers/mlx5_core/*/net/ 2>/dev/null | head -1)
-        [ -n "$DEV" ] && break
-        sleep 0.1
-    done
-    [ -n "$DEV" ] || return 1
-    ip link set "$DEV" up
-    ip addr replace "$MY_IP/24" dev "$DEV"
-    for i in $(seq 100); do
-        [ "$(cat "/sys/class/net/$DEV/carrier" 2>/dev/null)" = 1 ] && \
-            [ -z "$(ip -6 addr show dev "$DEV" tentative)" ] && return 0
-        sleep 0.1
-    done
-    return 1
-}
+# shellcheck source=guest-tests/netdev-lib.sh
+. "$G/netdev-lib.sh"
 [ -n "${PEER_IP:-}" ] || { echo "FAIL setup: needs scripts/vm --nodes 2"; exit 1; }
 capture off                 # on only for the TSO capture step
 iperf3 -s -D
@@ -219,7 +203,7 @@ if [ "$NODE" = 0 ]; then
     fi
 else
     sleep 3; ip link set "$DEV" down; sleep 4; ip link set "$DEV" up
-    netdev_up || fail link-up-again "no carrier"
+    netdev_up "$MY_IP" || fail link-up-again "no carrier"
 fi
 sync set-link
 if [ "$NODE" = 1 ]; then
@@ -245,7 +229,7 @@ disrupt() {   # disrupt NAME NODE ACTION: NODE does ACTION 4 s into the other's 
     sync "$1"
     if [ "$NODE" = "$2" ]; then
         sleep 4
-        $3 && netdev_up && pass "$1-done" || fail "$1-done" "$DEV not back"
+        $3 && netdev_up "$MY_IP" && pass "$1-done" || fail "$1-done" "$DEV not back"
     else
         iperf3 -c "$PEER_IP" -t 12 >/tmp/$1.out 2>&1 && r=completed || r=failed
         echo "$1: iperf3 $r ($(grep -m1 -o '[0-9.]* [MG]bits/sec.*receiver' /tmp/$1.out))"

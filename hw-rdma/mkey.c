@@ -1,20 +1,78 @@
 /*
- * Memory key checks for local access (PRM "Memory Keys"): the key exists,
- * its variant byte matches, it belongs to the queue's PD, it grants the
- * access (local read for send gathers, local write for receive scatters),
- * and the range lies inside it unless it spans all memory (length64).
- * Physical-address keys translate an address to itself.
+ * Memory keys in the data path (PRM "Memory Keys"; IBA 10.6).
+ *
+ * A WQE data segment names guest memory as (key, address, length).  The
+ * key must exist, its variant byte (key & 0xff) must match, it must belong
+ * to the queue's PD and grant the access (local read for send gathers,
+ * local write for receive scatters), be enabled (a "free" key waits for
+ * UMR), and the range must lie inside it unless it spans all memory
+ * (length64).  Then the address is translated: a physical-address (PA) key
+ * maps an address to itself; an MTT key maps start_addr + i through its
+ * page list.  The translation is done once per segment, page by page.
  */
 #include "rdma.h"
 
-bool mlx5_mkey_local_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd, uint64_t addr,
-                        uint32_t len, bool write)
+static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                            uint32_t len, bool write)
 {
-    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, lkey >> 8);
+    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, key >> 8);
 
-    if (!mk || mk->key8 != (lkey & 0xff) || mk->pd != pd || !(write ? mk->lw : mk->lr)) {
+    if (!mk || mk->key8 != (key & 0xff) || mk->pd != pd || mk->free ||
+        !(write ? mk->lw : mk->lr)) {
+        return NULL;
+    }
+    if (!mk->length64 && !(addr >= mk->start_addr && len <= mk->len &&
+                           addr - mk->start_addr <= mk->len - len)) {
+        return NULL;
+    }
+    return mk;
+}
+
+/* Guest-physical address of `addr` in an MTT key, and how many bytes of
+ * that page follow it. */
+static bool mtt_translate(const Mlx5Mkey *mk, uint64_t addr, uint64_t *pa, uint64_t *room)
+{
+    uint64_t page = (uint64_t)1 << mk->log_page_size;
+    uint64_t off = (mk->start_addr & (page - 1)) + (addr - mk->start_addr);
+    uint64_t i = off >> mk->log_page_size;
+
+    if (i >= mk->nmtt) {
         return false;
     }
-    return mk->length64 || (addr >= mk->start_addr && len <= mk->len &&
-                            addr - mk->start_addr <= mk->len - len);
+    *pa = mk->mtt[i] + (off & (page - 1));
+    *room = page - (off & (page - 1));
+    return true;
+}
+
+Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                             void *buf, uint32_t len, bool write)
+{
+    Mlx5Mkey *mk = mkey_check(fw, key, pd, addr, len, write);
+    uint8_t *p = buf;
+
+    if (!mk) {
+        return MLX5_MKEY_PROT;
+    }
+    if (mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT) {     /* PA */
+        int r = write ? mlx5_dma_write(fw, addr, buf, len) : mlx5_dma_read(fw, addr, buf, len);
+        return r ? MLX5_MKEY_NO_MEM : MLX5_MKEY_OK;
+    }
+    while (len) {
+        uint64_t pa, room;
+        uint32_t n;
+        int r;
+
+        if (!mtt_translate(mk, addr, &pa, &room)) {
+            return MLX5_MKEY_PROT;
+        }
+        n = (uint32_t)MIN((uint64_t)len, room);
+        r = write ? mlx5_dma_write(fw, pa, p, n) : mlx5_dma_read(fw, pa, p, n);
+        if (r) {
+            return MLX5_MKEY_NO_MEM;
+        }
+        addr += n;
+        p += n;
+        len -= n;
+    }
+    return MLX5_MKEY_OK;
 }

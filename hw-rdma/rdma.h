@@ -71,9 +71,13 @@ void mlx5_cq_moderation_expire(Mlx5Fw *fw);
  * of `frame` (device.c). */
 void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, uint64_t octets);
 
-/* MKeys (mkey.c): may `lkey` of PD `pd` be used locally for [addr, +len)? */
-bool mlx5_mkey_local_ok(Mlx5Fw *fw, uint32_t lkey, uint32_t pd, uint64_t addr,
-                        uint32_t len, bool write);
+/* MKeys (mkey.c). */
+typedef enum { MLX5_MKEY_OK, MLX5_MKEY_PROT, MLX5_MKEY_NO_MEM } Mlx5MkeyStatus;
+/* Copy `len` bytes between `buf` and the memory key `key` of PD `pd` at
+ * `addr` (write: into guest memory), after the local access checks.
+ * PROT: the key does not allow it; NO_MEM: it translates outside RAM. */
+Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                             void *buf, uint32_t len, bool write);
 
 /* Receive (rx.c): steer one frame from the wire to an RQ.  Returns false
  * (and sets fw->rx_waiting) if `may_wait` and the RQ has no WQE yet: the

@@ -192,10 +192,12 @@ static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_
             break;                      /* MLX5_INVALID_LKEY ends the list */
         }
         chunk = (uint32_t)MIN((size_t)bc, len - done);
-        if (!mlx5_mkey_local_ok(fw, lkey, rq->pd, addr, chunk, true)) {
+        switch (mlx5_mkey_dma(fw, lkey, rq->pd, addr, (uint8_t *)f + done, chunk, true)) {
+        case MLX5_MKEY_OK:
+            break;
+        case MLX5_MKEY_PROT:
             return "bad lkey in receive WQE";
-        }
-        if (mlx5_dma_write(fw, addr, f + done, chunk)) {
+        case MLX5_MKEY_NO_MEM:
             return "receive buffer not in guest memory";
         }
         done += chunk;

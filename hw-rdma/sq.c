@@ -54,6 +54,9 @@ static void sq_error(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w, uint8_t syndrome,
     mlx5_guest_error(fw, "SQ 0x%x WQE %u: %s", sq->num, w->index, why);
     sq_complete(fw, sq, w, syndrome);
     sq->state = MLX5_RQC_STATE_ERR;
+    if (sq->is_qp_sq) {
+        mlx5_qp_send_error(fw, sq->num);
+    }
 }
 
 static bool sq_fetch(Mlx5Fw *fw, Mlx5Wq *sq, uint16_t index, SqWqe *w)
@@ -121,10 +124,12 @@ static const char *sq_gather(Mlx5Fw *fw, const Mlx5Wq *sq, const SqWqe *w,
         if (bc > MLX5_MAX_FRAME_BYTES - *len) {
             return "frame too long";
         }
-        if (!mlx5_mkey_local_ok(fw, lkey, sq->pd, addr, bc, false)) {
+        switch (mlx5_mkey_dma(fw, lkey, sq->pd, addr, frame + *len, bc, false)) {
+        case MLX5_MKEY_OK:
+            break;
+        case MLX5_MKEY_PROT:
             return "bad lkey";
-        }
-        if (mlx5_dma_read(fw, addr, frame + *len, bc)) {
+        case MLX5_MKEY_NO_MEM:
             return "data address outside guest memory";
         }
         *len += bc;
@@ -256,6 +261,11 @@ static bool sq_exec(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
         return true;
     case MLX5_OPCODE_SEND:
     case MLX5_OPCODE_LSO:
+        if (sq->is_qp_sq) {         /* QP transports: not yet (issue 4) */
+            sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+                     "opcode not supported on QPs yet");
+            return false;
+        }
         return sq_exec_send(fw, sq, w);
     default:
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "opcode not supported");
@@ -269,6 +279,9 @@ void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter)
     uint8_t dbr[4];
     uint16_t pc;
 
+    if (sq && sq->kind == MLX5_WQ_QP) {
+        sq = &sq->qp->sq;               /* a QP's send queue */
+    }
     if (!sq || sq->kind != MLX5_WQ_SQ) {
         mlx5emu_trace_ub_sq_doorbell_unknown(sqn);
         mlx5_guest_error(fw, "doorbell for SQ 0x%x that does not exist", sqn);

@@ -73,7 +73,7 @@ static void test_refused_after_teardown(void)
 
 static void test_unknown_opcode_is_bad_op(void)
 {
-    static const uint16_t ops[] = { 0x000, 0x106, 0x500, 0x7ff, 0xa00, 0xffff };
+    static const uint16_t ops[] = { 0x000, 0x106, 0x50d, 0x7ff, 0xa00, 0xffff };
     g_autoptr(Harness) h = h_new();
 
     for (int state = 0; state < 2; state++) {

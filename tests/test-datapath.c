@@ -65,13 +65,7 @@ static void nop(Env *e, HRing *sq, uint8_t ds, uint8_t flags)
 
 static const uint8_t *expect_cqe(Env *e, unsigned opcode, uint16_t wqe_counter, uint32_t qpn)
 {
-    const uint8_t *cqe = h_cq_next(e->h, &e->cq);
-
-    g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, opcode);
-    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, wqe_counter);
-    g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN) & 0xffffff, ==, qpn);
-    return cqe;
+    return h_expect_cqe(e->h, &e->cq, opcode, wqe_counter, qpn);
 }
 
 static void expect_error_cqe(Env *e, HRing *sq, uint16_t wqe_counter, uint8_t syndrome)
@@ -379,6 +373,87 @@ static uint8_t *send_wqe(Env *e, HRing *sq, uint32_t lkey, uint64_t addr, uint32
     prm_put_be32(d + WQE_DATA_LKEY, lkey);
     prm_put_be64(d + WQE_DATA_ADDR, addr);
     return w;
+}
+
+/* An MTT key (as mlx5_ib reg_create makes for a user MR): virtual range
+ * [va, va + npages * 4 KiB) over the guest pages `pages`. */
+static HCmd *mtt_mkey_cmd(Env *e, uint64_t va, uint64_t len, const uint64_t *pages,
+                          unsigned npages)
+{
+    HCmd *c = hcmd_new_len(OP_CREATE_MKEY, 0, PRM_BYTES(create_mkey_in) + npages * 8,
+                           PRM_BYTES(create_mkey_out));
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_MTT);
+    PRM_SET(mkc, lr, mkc, 1);
+    PRM_SET(mkc, lw, mkc, 1);
+    PRM_SET(mkc, pd, mkc, e->h->pd);
+    PRM_SET(mkc, mkey_7_0, mkc, 0x77);
+    PRM_SET(mkc, start_addr, mkc, va);
+    PRM_SET(mkc, len, mkc, len);
+    PRM_SET(mkc, log_page_size, mkc, 12);
+    PRM_SET(mkc, translations_octword_size, mkc, (npages + 1) / 2);
+    for (unsigned i = 0; i < npages; i++) {
+        prm_put_be64(IN_PTR(c, create_mkey_in, klm_pas_mtt) + i * 8, pages[i] | 3);
+    }
+    return c;
+}
+
+/* A send gathers through an MTT key across two guest pages that are not
+ * adjacent (and in reverse order); outside the key's range is a
+ * protection error. */
+static void test_send_through_mtt_key(void)
+{
+    g_autoptr(Env) e = env_new();
+    static const uint64_t pages[] = { DATA_GPA + 5 * PAGE, DATA_GPA + 2 * PAGE };
+    g_autoptr(HCmd) c = mtt_mkey_cmd(e, 0x7f0000001800ull, 2 * PAGE - 0x800, pages, 2);
+    uint8_t *ram0 = h_gpa(e->h, pages[0] + 0x800), *ram1 = h_gpa(e->h, pages[1]);
+    uint32_t key;
+    const uint8_t *b;
+    gsize len;
+
+    h_ok(e->h, c);
+    key = OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x77;
+    memset(ram0, 0xa1, PAGE - 0x800);
+    memset(ram1, 0xb2, 0x100);
+    h_port_up(e->h);
+    send_wqe(e, &e->sq, key, 0x7f0000001f00ull, 0x100 + 0x100);     /* spans the page edge */
+    h_sq_ring(e->h, &e->sq);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    b = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
+    g_assert_cmpuint(len, ==, 0x200);
+    g_assert_cmphex(b[0], ==, 0xa1);
+    g_assert_cmphex(b[0xff], ==, 0xa1);
+    g_assert_cmphex(b[0x100], ==, 0xb2);
+    g_assert_cmphex(b[0x1ff], ==, 0xb2);
+    send_wqe(e, &e->sq, key, 0x7f0000001800ull + 2 * PAGE - 0x800 - 0x10, 0x20);
+    h_sq_ring(e->h, &e->sq);
+    expect_error_cqe(e, &e->sq, 1, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+}
+
+/* CREATE_MKEY MTT: a page list that does not cover the range, a bad page
+ * size, a umem, a list longer than the command: the PRM refusals. */
+static void test_mtt_mkey_bad_input(void)
+{
+    g_autoptr(Env) e = env_new();
+    static const uint64_t pages[] = { DATA_GPA, DATA_GPA + PAGE };
+    HCmd *c;
+
+    c = mtt_mkey_cmd(e, 0x1000, 3 * PAGE, pages, 2);              /* needs 3 pages */
+    h_fail(e->h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_LIST_SIZE);
+    hcmd_free(c);
+    c = mtt_mkey_cmd(e, 0x1000, PAGE, pages, 2);
+    PRM_SET(mkc, log_page_size, IN_PTR(c, create_mkey_in, memory_key_mkey_entry), 11);
+    h_fail(e->h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_PAGE_SIZE);
+    hcmd_free(c);
+    c = mtt_mkey_cmd(e, 0x1000, PAGE, pages, 2);
+    IN_SET(c, create_mkey_in, mkey_umem_valid, 1);
+    h_fail(e->h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_NO_UMEM);
+    hcmd_free(c);
+    c = mtt_mkey_cmd(e, 0x1000, 2 * PAGE, pages, 1);              /* list cut short */
+    PRM_SET(mkc, translations_octword_size, IN_PTR(c, create_mkey_in, memory_key_mkey_entry), 1);
+    h_fail(e->h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_LIST_SIZE);
+    hcmd_free(c);
 }
 
 static void test_bad_lkey_gives_protection_error(void)
@@ -1011,6 +1086,8 @@ int main(int argc, char **argv)
     g_test_add_func("/datapath/cq-overrun-gives-cq-error", test_cq_overrun_gives_cq_error);
     g_test_add_func("/datapath/128-byte-cqe-in-second-half", test_128_byte_cqe_in_second_half);
     g_test_add_func("/datapath/bad-ds-gives-error-cqe", test_bad_ds_gives_error_cqe);
+    g_test_add_func("/datapath/send-through-mtt-key", test_send_through_mtt_key);
+    g_test_add_func("/datapath/mtt-mkey-bad-input", test_mtt_mkey_bad_input);
     g_test_add_func("/datapath/bad-lkey-gives-protection-error",
                     test_bad_lkey_gives_protection_error);
     g_test_add_func("/datapath/wrong-key-byte-gives-protection-error",

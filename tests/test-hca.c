@@ -14,12 +14,12 @@
 /* Objects of every table; returns how many the tables hold. */
 static unsigned populate(Harness *h)
 {
-    HRing cq, sq, rq;
-    uint32_t ft, fg, tir;
+    HRing cq, sq, rq, qp;
+    uint32_t ft, fg, tir, xrcd;
     g_autoptr(HCmd) fte = NULL;
 
     h_bringup(h);
-    h_alloc_simple(h, OP_ALLOC_XRCD);
+    xrcd = h_alloc_simple(h, OP_ALLOC_XRCD);
     h_alloc_simple(h, OP_ALLOC_Q_COUNTER);
     h_create_mkey(h, GUEST_BASE, GUEST_SIZE, true);
     cq = h_create_cq(h, h->comp_eq.num, 6);
@@ -34,7 +34,12 @@ static unsigned populate(Harness *h)
     fg = h_create_flow_group(h, ft, 0, 3);
     fte = h_fte_cmd(0, ft, fg, 0, FT_ACTION_FWD, FT_DEST_TIR, tir, 1);
     h_ok(h, fte);
-    return 16;
+    qp = h_create_qp(h, MLX5_QP_ST_RC, h->pd, cq.num, cq.num, h->uar, 4, 4);
+    h_qp_to_rts(h, qp.num);
+    h_create_srq(h, cq.num, 4);
+    h_create_xrc_srq(h, xrcd, cq.num, 4);
+    h_create_rmp(h, 4);
+    return 20;
 }
 
 static void test_bringup_like_driver(void)
@@ -368,22 +373,6 @@ static void test_query_hca_cap_bad_input(void)
     h_fail(h, other, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_FUNCTION);
 }
 
-static HCmd *set_general(Harness *h, const char *field, uint64_t v)
-{
-    HCmd *c = hcmd_new(OP_SET_HCA_CAP, GENERAL_MAX);
-    uint8_t *cap = IN_PTR(c, set_hca_cap_in, capability);
-    const PrmLayout *l = prm_layout_find("cmd_hca_cap");
-
-    memcpy(cap, h->fw->caps_cur[MLX5_CAP_GENERAL], MLX5_CAP_BYTES);
-    for (unsigned i = 0; i < l->nfields; i++) {
-        if (strcmp(l->fields[i].name, field) == 0) {
-            prm_set_bits(cap, l->fields[i].off, l->fields[i].width, v);
-            return c;
-        }
-    }
-    g_error("no cmd_hca_cap field %s", field);
-}
-
 static void test_set_hca_cap_changes_current_only(void)
 {
     g_autoptr(Harness) h = h_new();
@@ -392,7 +381,7 @@ static void test_set_hca_cap_changes_current_only(void)
     g_autoptr(HCmd) max = hcmd_new(OP_QUERY_HCA_CAP, GENERAL_MAX);
 
     h_enable(h);
-    set = set_general(h, "log_max_qp", 10);
+    set = h_set_general_cap(h, "log_max_qp", 10);
     h_ok(h, set);
     h_ok(h, cur);
     h_ok(h, max);
@@ -424,7 +413,7 @@ static void test_set_hca_cap_unsupported_feature(void)
     g_autoptr(HCmd) c = NULL;
 
     h_enable(h);
-    c = set_general(h, "uc", 1);
+    c = h_set_general_cap(h, "uc", 1);
     h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
     g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, uc), ==, 0);
 }
@@ -439,7 +428,7 @@ static void test_set_hca_cap_cannot_raise_limits(void)
 
     h_enable(h);
     for (size_t i = 0; i < G_N_ELEMENTS(fields); i++) {
-        g_autoptr(HCmd) c = set_general(h, fields[i], 31);
+        g_autoptr(HCmd) c = h_set_general_cap(h, fields[i], 31);
         g_test_message("SET_HCA_CAP %s = 31", fields[i]);
         h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
     }
@@ -549,6 +538,33 @@ static void lifecycle(Harness *h)
         h_destroy(h, OP_DESTROY_TIS, tis);
         h_destroy(h, OP_DESTROY_SQ, sq.num);
         h_destroy(h, OP_DESTROY_RQ, rq.num);
+    }
+    {
+        static const uint16_t qp_path[] = {
+            OP_RST2INIT_QP, OP_INIT2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP, OP_RTS2RTS_QP,
+            OP_2ERR_QP, OP_2RST_QP,
+        };
+        uint32_t xrcd = h_alloc_simple(h, OP_ALLOC_XRCD);
+        uint32_t srq = h_create_srq(h, 0, 4), xsrq = h_create_xrc_srq(h, xrcd, cq.num, 4);
+        uint32_t rmp = h_create_rmp(h, 4);
+        HRing qp = h_create_qp(h, MLX5_QP_ST_RC, h->pd, cq.num, cq.num, h->uar, 4, 4);
+        g_autoptr(HCmd) arm = hcmd_new(OP_ARM_RQ, 1);
+
+        for (size_t i = 0; i < G_N_ELEMENTS(qp_path); i++) {
+            g_assert_cmphex(h_modify_qp(h, qp_path[i], qp.num), ==, MLX5_CMD_STAT_OK);
+        }
+        hcmd_free(h_query_qp(h, qp.num));
+        h_ok_free(h, h_query_cmd(OP_QUERY_SRQ, srq));
+        h_ok_free(h, h_query_cmd(OP_QUERY_XRC_SRQ, xsrq));
+        h_ok_free(h, h_query_cmd(OP_QUERY_RMP, rmp));
+        IN_SET(arm, arm_rq_in, srq_number, srq);
+        h_ok(h, arm);
+        h_ok_free(h, h_modify_rmp_cmd(rmp, ST_RDY, ST_RST));
+        h_destroy(h, OP_DESTROY_QP, qp.num);
+        h_destroy(h, OP_DESTROY_RMP, rmp);
+        h_destroy(h, OP_DESTROY_XRC_SRQ, xsrq);
+        h_destroy(h, OP_DESTROY_SRQ, srq);
+        h_destroy(h, OP_DEALLOC_XRCD, xrcd);
     }
     {
         uint32_t ft = h_create_flow_table(h, 2, 1), ft2 = h_create_flow_table(h, 2, 2);

@@ -1,0 +1,378 @@
+/*
+ * Queue pairs: CREATE_QP, the modify commands of the QP state machine,
+ * QUERY_QP, DESTROY_QP (PRM "QP Context"; IBA 10.3.1 QP states, 11.2.4.2
+ * Modify QP).
+ *
+ * Concepts
+ * --------
+ * A QP lives in the work-queue table (QPs, SQs and RQs share a number
+ * space) as an Mlx5Wq of kind MLX5_WQ_QP whose `qp` holds what only QPs
+ * have: the QP context the driver established, kept as PRM bytes (one
+ * owner: every attribute is read back from it with PRM_GET), and the send
+ * queue.  The QP buffer holds the receive queue first (2^log_rq_size WQEs
+ * of 16 << log_rq_stride bytes, none with an SRQ or a zero-length RQ) and
+ * the send queue after it (2^log_sq_size 64-byte basic blocks); the doorbell
+ * record has the receive counter at +0 and the send counter at +4.
+ *
+ * Each modify command starts from one state and leads to one state
+ * (RST2INIT: RST -> INIT, ..., 2ERR: any -> ERR, 2RST: any -> RST).  It
+ * copies into the context the attributes IBA 11.2.4.2 lets that
+ * transition set: its required attributes, and the optional ones its
+ * opt_param_mask names (MLX5_QP_OPTPAR_*, Linux qp.h).
+ */
+#include <string.h>
+
+#include "cmd.h"
+
+void mlx5_qp_free(Mlx5Qp *qp)
+{
+    if (qp) {
+        mlx5_ring_fini(&qp->sq.ring);
+        g_free(qp);
+    }
+}
+
+Mlx5Wq *mlx5_qp_get(Mlx5Fw *fw, uint32_t qpn)
+{
+    Mlx5Wq *wq = mlx5_table_get(&fw->wq, qpn);
+    return wq && wq->kind == MLX5_WQ_QP ? wq : NULL;
+}
+
+/* --- context attributes per transition ------------------------------- */
+
+/* A qpc field, or a field of its primary address path. */
+typedef struct QpcField { unsigned off, width; } QpcField;
+#define QPC(f) { PRM_OFF(qpc, f), PRM_W(qpc, f) }
+#define QPC_AP(f) { PRM_OFF(qpc, primary_address_path) + PRM_OFF(ads, f), PRM_W(ads, f) }
+
+/* MLX5_QP_OPTPAR_* bits and the attributes each stands for. */
+static const struct { uint32_t bit; QpcField f[3]; } qp_optpar[] = {
+    { 1u << 1,  { QPC(rre) } },
+    { 1u << 2,  { QPC(rae), QPC(atomic_mode) } },
+    { 1u << 3,  { QPC(rwe) } },
+    { 1u << 4,  { QPC_AP(pkey_index) } },
+    { 1u << 5,  { QPC(q_key) } },
+    { 1u << 6,  { QPC(min_rnr_nak) } },
+    { 1u << 8,  { QPC(log_sra_max) } },
+    { 1u << 9,  { QPC(log_rra_max) } },
+    { 1u << 10, { QPC(pm_state) } },
+    { 1u << 12, { QPC(retry_count) } },
+    { 1u << 13, { QPC(rnr_retry) } },
+    { 1u << 14, { QPC_AP(ack_timeout) } },
+    { 1u << 16, { QPC_AP(vhca_port_num) } },
+    { 1u << 25, { QPC(counter_set_id) } },
+};
+enum {
+    QP_OPTPAR_PKEY_INDEX = 1u << 4, QP_OPTPAR_PRIMARY_ADDR_PATH = 1u << 7,
+    QP_OPTPAR_PRI_PORT = 1u << 16, QP_OPTPAR_COUNTER_SET_ID = 1u << 25,
+};
+
+/* Required attributes (IBA 11.2.4.2 table "QP state transition
+ * properties"), by transition; the address path goes whole. */
+static const QpcField rst2init_req[] = {
+    QPC_AP(pkey_index), QPC_AP(vhca_port_num), QPC(q_key), QPC(rre), QPC(rwe),
+    QPC(rae), QPC(atomic_mode), QPC(counter_set_id), QPC(pm_state),
+};
+static const QpcField init2rtr_req[] = {
+    QPC(mtu), QPC(log_msg_max), QPC(remote_qpn), QPC(next_rcv_psn),
+    QPC(log_rra_max), QPC(min_rnr_nak), QPC(log_ack_req_freq),
+};
+static const QpcField rtr2rts_req[] = {
+    QPC(next_send_psn), QPC(retry_count), QPC(rnr_retry), QPC(log_sra_max),
+    QPC_AP(ack_timeout),
+};
+
+static void qpc_copy(uint8_t *dst, const uint8_t *src, const QpcField *f, size_t n)
+{
+    for (size_t i = 0; i < n && f[i].width; i++) {
+        prm_set_bits(dst, f[i].off, f[i].width, prm_get_bits(src, f[i].off, f[i].width));
+    }
+}
+
+static void qpc_apply(uint8_t *qpc, const uint8_t *in_qpc, uint32_t optpar,
+                      const QpcField *req, size_t nreq, bool path)
+{
+    qpc_copy(qpc, in_qpc, req, nreq);
+    for (size_t i = 0; i < G_N_ELEMENTS(qp_optpar); i++) {
+        if (optpar & qp_optpar[i].bit) {
+            qpc_copy(qpc, in_qpc, qp_optpar[i].f, G_N_ELEMENTS(qp_optpar[i].f));
+        }
+    }
+    if (path || (optpar & QP_OPTPAR_PRIMARY_ADDR_PATH)) {
+        /* The P_Key index and port live in the path but are attributes of
+         * their own: kept unless their optpar bit names them. */
+        static const QpcField own[] = { QPC_AP(pkey_index), QPC_AP(vhca_port_num) };
+        uint8_t keep[PRM_BYTES(qpc)];
+
+        memcpy(keep, qpc, sizeof(keep));
+        memcpy(PRM_PTR(qpc, primary_address_path, qpc),
+               PRM_PTR(qpc, primary_address_path, in_qpc), PRM_BYTES(ads));
+        qpc_copy(qpc, keep, own + !!(optpar & QP_OPTPAR_PKEY_INDEX),
+                 1 - !!(optpar & QP_OPTPAR_PKEY_INDEX));
+        if (!(optpar & QP_OPTPAR_PRI_PORT)) {
+            qpc_copy(qpc, keep, own + 1, 1);
+        }
+    }
+}
+
+/* --- CREATE_QP --------------------------------------------------------- */
+
+enum { MLX5_QP_RQ_REGULAR = 0, MLX5_QP_RQ_SRQ = 1, MLX5_QP_RQ_ZERO_LEN = 3 };
+
+static bool qp_st_supported(unsigned st)
+{
+    switch (st) {
+    case MLX5_QP_ST_RC: case MLX5_QP_ST_UD: case MLX5_QP_ST_XRC:
+    case MLX5_QP_ST_QP0: case MLX5_QP_ST_QP1: case MLX5_QP_ST_REG_UMR:
+        return true;
+    }
+    return false;
+}
+
+/* The referenced objects of a new QP's context exist. */
+static unsigned qp_check_refs(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *qpc)
+{
+    unsigned st = PRM_GET(qpc, st, qpc);
+    uint32_t srqn = PRM_GET(qpc, srqn_rmpn_xrqn, qpc);
+
+    if (!qp_st_supported(st)) {
+        return CMD_FAIL(c, BAD_PARAM, QP_TYPE);
+    }
+    /* REG_UMR QPs have no PD (umr.c mlx5r_umr_create_qp). */
+    if (st != MLX5_QP_ST_REG_UMR && !mlx5_table_get(&fw->pd, PRM_GET(qpc, pd, qpc))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_PD);
+    }
+    if (!mlx5_table_get(&fw->cq, PRM_GET(qpc, cqn_snd, qpc)) ||
+        !mlx5_table_get(&fw->cq, PRM_GET(qpc, cqn_rcv, qpc))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_CQ);
+    }
+    if (!mlx5_table_get(&fw->uar, PRM_GET(qpc, uar_page, qpc))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_UAR);
+    }
+    if (srqn && !mlx5_table_get(&fw->srq, srqn)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_SRQ);
+    }
+    if (PRM_GET(qpc, xrcd, qpc) && !mlx5_table_get(&fw->xrcd, PRM_GET(qpc, xrcd, qpc))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_XRCD);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+/* Receive and send rings out of the one QP buffer, sizes within the caps. */
+static unsigned qp_rings(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *qpc, Mlx5Wq *w)
+{
+    const uint8_t *pas = PRM_PTR(create_qp_in, pas, c->in);
+    uint64_t avail = c->inlen - PRM_BYTE_OFF(create_qp_in, pas);
+    uint32_t log_max = MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_qp_sz);
+    uint32_t log_page = PRM_GET(qpc, log_page_size, qpc) + 12;
+    uint32_t offset = PRM_GET(qpc, page_offset, qpc) * 64;
+    uint32_t log_rq = PRM_GET(qpc, log_rq_size, qpc), log_sq = PRM_GET(qpc, log_sq_size, qpc);
+    uint32_t rq_stride = PRM_GET(qpc, log_rq_stride, qpc) + 4;
+    bool has_rq = PRM_GET(qpc, rq_type, qpc) == MLX5_QP_RQ_REGULAR;
+    uint64_t rq_bytes = has_rq ? (uint64_t)1 << (log_rq + rq_stride) : 0;
+
+    if (log_rq > log_max || log_sq > log_max ||
+        (has_rq && (1u << rq_stride) >
+         MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_wqe_sz_rq))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
+    }
+    if (log_page > 30) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
+    }
+    if (has_rq && !mlx5_ring_init(&w->ring, pas, avail, log_rq, rq_stride, log_page, offset)) {
+        return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
+    }
+    if (!PRM_GET(qpc, no_sq, qpc) &&
+        !mlx5_ring_init(&w->qp->sq.ring, pas, avail, log_sq, 6, log_page,
+                        (uint32_t)(offset + rq_bytes))) {
+        return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_create_qp(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    const uint8_t *qpc = PRM_PTR(create_qp_in, qpc, c->in);
+    Mlx5Wq *w;
+    unsigned st = qp_check_refs(fw, c, qpc);
+
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
+    }
+    if (PRM_GET(create_qp_in, wq_umem_valid, c->in) || PRM_GET(qpc, dbr_umem_valid, qpc) ||
+        PRM_GET(create_qp_in, input_qpn, c->in)) {
+        return CMD_FAIL(c, BAD_PARAM, NO_UMEM);
+    }
+    w = g_new0(Mlx5Wq, 1);
+    w->kind = MLX5_WQ_QP;
+    w->qp = g_new0(Mlx5Qp, 1);
+    w->qp_st = PRM_GET(qpc, st, qpc);
+    w->pd = PRM_GET(qpc, pd, qpc);
+    w->cqn = PRM_GET(qpc, cqn_rcv, qpc);
+    w->dbr_addr = PRM_GET(qpc, dbr_addr, qpc);
+    w->user_index = PRM_GET(qpc, user_index, qpc);
+    w->state = MLX5_QP_STATE_RST;
+    memcpy(w->qp->qpc, qpc, sizeof(w->qp->qpc));
+    PRM_SET(qpc, state, w->qp->qpc, MLX5_QP_STATE_RST);
+    /* The send queue: executed by the SQ engine (hw-rdma/sq.c) once the
+     * QP is in RTS; its completions go to cqn_snd. */
+    w->qp->sq.kind = MLX5_WQ_SQ;
+    w->qp->sq.is_qp_sq = true;
+    w->qp->sq.cqn = PRM_GET(qpc, cqn_snd, qpc);
+    w->qp->sq.pd = w->pd;
+    w->qp->sq.dbr_addr = w->dbr_addr;
+    w->qp->sq.state = MLX5_RQC_STATE_RST;
+    st = qp_rings(fw, c, qpc, w);
+    if (st != MLX5_CMD_STAT_OK) {
+        mlx5_wq_destroy(w);
+        return st;
+    }
+    if (!mlx5_table_alloc(&fw->wq, w, &w->num)) {
+        mlx5_wq_destroy(w);
+        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    }
+    w->qp->sq.num = w->num;
+    c->obj = w->num;
+    PRM_SET(create_qp_out, qpn, c->out, w->num);
+    mlx5emu_trace_qp_create(w->num, w->qp_st, w->qp->sq.cqn, w->cqn,
+                            PRM_GET(qpc, log_sq_size, qpc), PRM_GET(qpc, log_rq_size, qpc),
+                            16u << PRM_GET(qpc, log_rq_stride, qpc),
+                            PRM_GET(qpc, log_page_size, qpc) + 12,
+                            PRM_GET(qpc, page_offset, qpc) * 64,
+                            w->qp->sq.ring.npas ? w->qp->sq.ring.pas[0] : 0);
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_destroy_qp(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    uint32_t qpn = PRM_GET(destroy_qp_in, qpn, c->in);
+
+    c->obj = qpn;
+    if (!mlx5_qp_get(fw, qpn)) {
+        return CMD_FAIL(c, BAD_RES, BAD_QP);
+    }
+    mlx5_table_remove(&fw->wq, qpn);
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_query_qp(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    Mlx5Wq *w = mlx5_qp_get(fw, PRM_GET(query_qp_in, qpn, c->in));
+    uint8_t *qpc = PRM_PTR(query_qp_out, qpc, c->out);
+
+    c->obj = PRM_GET(query_qp_in, qpn, c->in);
+    if (!w) {
+        return CMD_FAIL(c, BAD_RES, BAD_QP);
+    }
+    memcpy(qpc, w->qp->qpc, PRM_BYTES(qpc));
+    PRM_SET(qpc, state, qpc, w->state);
+    PRM_SET(qpc, hw_sq_wqebb_counter, qpc, w->qp->sq.hw_counter & 0xffff);
+    PRM_SET(qpc, hw_rq_counter, qpc, w->hw_counter);
+    return MLX5_CMD_STAT_OK;
+}
+
+/* --- the state machine ------------------------------------------------- */
+
+typedef struct QpTransition {
+    unsigned from;              /* QP_ANY: every state */
+    unsigned to;
+    const QpcField *req;
+    size_t nreq;
+    bool path;                  /* carries the primary address path */
+} QpTransition;
+enum { QP_ANY = 0xff };
+
+static void qp_set_state(Mlx5Wq *w, unsigned to)
+{
+    Mlx5Wq *sq = &w->qp->sq;
+
+    mlx5emu_trace_qp_state(w->num, w->state, to);
+    w->state = to;
+    PRM_SET(qpc, state, w->qp->qpc, to);
+    /* The send queue executes in RTS and SQD-bound states only; RST starts
+     * both queues over (IBA 10.3.1). */
+    sq->state = to == MLX5_QP_STATE_RTS ? MLX5_RQC_STATE_RDY
+              : to == MLX5_QP_STATE_ERR ? MLX5_RQC_STATE_ERR
+              : MLX5_RQC_STATE_RST;
+    if (to == MLX5_QP_STATE_RST) {
+        sq->hw_counter = 0;
+        w->hw_counter = 0;
+    }
+}
+
+/* A send WQE completed in error (hw-rdma/sq.c): IBA 10.3.1 - an RC or XRC
+ * QP goes to ERR, a UD, UC or special QP to SQER (the receive side goes
+ * on); the send queue stops either way. */
+void mlx5_qp_send_error(Mlx5Fw *fw, uint32_t qpn)
+{
+    Mlx5Wq *w = mlx5_qp_get(fw, qpn);
+    bool connected;
+
+    if (!w) {
+        return;
+    }
+    connected = w->qp_st == MLX5_QP_ST_RC || w->qp_st == MLX5_QP_ST_XRC;
+    qp_set_state(w, connected ? MLX5_QP_STATE_ERR : MLX5_QP_STATE_SQER);
+    w->qp->sq.state = MLX5_RQC_STATE_ERR;
+}
+
+static unsigned qp_modify(Mlx5Fw *fw, Mlx5Cmd *c, const QpTransition *t)
+{
+    /* Every modify command has qpn where rst2init_qp_in has it; all but
+     * 2ERR/2RST (16 bytes) also opt_param_mask and qpc (mlx5_ifc.h). */
+    bool has_ctx = t->to != MLX5_QP_STATE_ERR && t->to != MLX5_QP_STATE_RST;
+    uint32_t qpn = PRM_GET(rst2init_qp_in, qpn, c->in);
+    uint32_t optpar = has_ctx ? PRM_GET(rst2init_qp_in, opt_param_mask, c->in) : 0;
+    const uint8_t *in_qpc = PRM_PTR(rst2init_qp_in, qpc, c->in);
+    Mlx5Wq *w = mlx5_qp_get(fw, qpn);
+
+    c->obj = qpn;
+    if (!w) {
+        return CMD_FAIL(c, BAD_RES, BAD_QP);
+    }
+    if (t->from != QP_ANY && w->state != t->from) {
+        return CMD_FAIL(c, BAD_RES_STATE, BAD_QP_STATE);
+    }
+    if (has_ctx && (t->from == MLX5_QP_STATE_RST || (optpar & QP_OPTPAR_COUNTER_SET_ID)) &&
+        PRM_GET(qpc, counter_set_id, in_qpc) &&
+        !mlx5_table_get(&fw->q_counter, PRM_GET(qpc, counter_set_id, in_qpc))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_INDEX);
+    }
+    if (has_ctx) {
+        qpc_apply(w->qp->qpc, in_qpc, optpar, t->req, t->nreq, t->path);
+    }
+    qp_set_state(w, t->to);
+    return MLX5_CMD_STAT_OK;
+}
+
+/* The modify commands share the placement of qpn, opt_param_mask and qpc. */
+#define QP_SAME_LAYOUT_(L) \
+    _Static_assert(PRM_OFF(L, qpn) == PRM_OFF(rst2init_qp_in, qpn), #L " qpn");
+QP_SAME_LAYOUT_(init2rtr_qp_in) QP_SAME_LAYOUT_(rtr2rts_qp_in) QP_SAME_LAYOUT_(rts2rts_qp_in)
+QP_SAME_LAYOUT_(init2init_qp_in)
+QP_SAME_LAYOUT_(qp_2err_in) QP_SAME_LAYOUT_(qp_2rst_in)
+_Static_assert(PRM_OFF(rtr2rts_qp_in, qpc) == PRM_OFF(rst2init_qp_in, qpc), "qpc");
+_Static_assert(PRM_OFF(rts2rts_qp_in, opt_param_mask) ==
+               PRM_OFF(rst2init_qp_in, opt_param_mask), "opt_param_mask");
+
+/* A transition with required attributes, and one with optional ones only. */
+#define QP_TRANSITION_REQ(name, from, to, req, path) \
+    unsigned cmd_##name(Mlx5Fw *fw, Mlx5Cmd *c) \
+    { \
+        static const QpTransition t = { from, to, req, G_N_ELEMENTS(req), path }; \
+        return qp_modify(fw, c, &t); \
+    }
+#define QP_TRANSITION(name, from, to) \
+    unsigned cmd_##name(Mlx5Fw *fw, Mlx5Cmd *c) \
+    { \
+        static const QpTransition t = { from, to, NULL, 0, false }; \
+        return qp_modify(fw, c, &t); \
+    }
+
+QP_TRANSITION_REQ(rst2init_qp, MLX5_QP_STATE_RST, MLX5_QP_STATE_INIT, rst2init_req, false)
+QP_TRANSITION_REQ(init2rtr_qp, MLX5_QP_STATE_INIT, MLX5_QP_STATE_RTR, init2rtr_req, true)
+QP_TRANSITION_REQ(rtr2rts_qp, MLX5_QP_STATE_RTR, MLX5_QP_STATE_RTS, rtr2rts_req, false)
+QP_TRANSITION(init2init_qp, MLX5_QP_STATE_INIT, MLX5_QP_STATE_INIT)
+QP_TRANSITION(rts2rts_qp, MLX5_QP_STATE_RTS, MLX5_QP_STATE_RTS)
+QP_TRANSITION(qp_2err, QP_ANY, MLX5_QP_STATE_ERR)
+QP_TRANSITION(qp_2rst, QP_ANY, MLX5_QP_STATE_RST)
