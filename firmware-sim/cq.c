@@ -39,7 +39,8 @@ unsigned cmd_create_cq(Mlx5Fw *fw, Mlx5Cmd *c)
     }
     cq = g_new0(Mlx5Cq, 1);
     if (!mlx5_ring_init(&cq->ring, c->in + pas_off, c->inlen - pas_off, log_size,
-                        6 + cqe_sz, log_page + 12, PRM_GET(cqc, page_offset, cqc) * 64)) {
+                        6 + cqe_sz, log_page + 12,
+                        mlx5_page_offset_bytes(PRM_GET(cqc, page_offset, cqc), log_page + 12))) {
         g_free(cq);
         return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
     }

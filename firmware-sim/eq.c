@@ -184,7 +184,8 @@ unsigned cmd_create_eq(Mlx5Fw *fw, Mlx5Cmd *c)
     }
     eq = g_new0(Mlx5Eq, 1);
     if (!mlx5_ring_init(&eq->ring, c->in + pas_off, c->inlen - pas_off, log_size,
-                        6, log_page + 12, PRM_GET(eqc, page_offset, eqc) * 64)) {
+                        6, log_page + 12,
+                        mlx5_page_offset_bytes(PRM_GET(eqc, page_offset, eqc), log_page + 12))) {
         g_free(eq);
         return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
     }

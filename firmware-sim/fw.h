@@ -98,6 +98,19 @@ enum { MLX5_PORT_CHANGE_DOWN = 1, MLX5_PORT_CHANGE_ACTIVE = 4 };
 
 /* Ring geometry shared by EQs, CQs and work queues: entry i lives at
  * byte (i << log_stride) of a buffer described by a guest page list. */
+/* The page_offset field of queue contexts (cqc, eqc, qpc, srqc, wq) counts
+ * in 1/64ths of the queue's page: 64 bytes for 4 KiB pages, 2 KiB for
+ * 128 KiB pages (Linux __mlx5_umem_find_best_quantized_pgoff, scale 64).
+ * Page sizes outside 4 KiB..1 GiB give UINT32_MAX, which no page list
+ * covers (the callers refuse such page sizes anyway). */
+static inline uint32_t mlx5_page_offset_bytes(uint32_t field, unsigned log_page_size)
+{
+    if (log_page_size < 12 || log_page_size > 30 || field > 63) {
+        return UINT32_MAX;
+    }
+    return field << (log_page_size - 6);
+}
+
 typedef struct Mlx5Ring {
     uint64_t *pas;              /* page addresses */
     uint32_t npas;
@@ -176,11 +189,32 @@ typedef struct Mlx5Wq {
     Mlx5Qp *qp;                 /* QP only (firmware-sim/qp.c) */
 } Mlx5Wq;
 
+/* RC transport state (hw-rdma/rc.c owns it; qp.c seeds the PSNs from the
+ * context at RTR and RTS and clears it at RST). */
+typedef struct Mlx5RcSent {
+    uint16_t wqe_index;
+    uint8_t opcode;             /* MLX5_OPCODE_* of the WQE */
+    bool signaled;
+    uint32_t last_psn;          /* its last packet */
+} Mlx5RcSent;
+
+typedef struct Mlx5RcState {
+    uint32_t sq_psn;            /* requester: next PSN to send */
+    GArray *sent;               /* completer: Mlx5RcSent awaiting ACK, oldest first */
+    uint32_t epsn, msn;         /* responder: expected PSN, messages completed */
+    bool nak_sent;              /* responder: a PSN sequence NAK is outstanding */
+    bool in_msg;                /* responder: a multi-packet request is under way */
+    uint32_t msg_off;           /* bytes of it placed so far */
+    uint64_t write_va;          /* RDMA WRITE: where it goes (from the RETH) */
+    uint32_t write_rkey;
+} Mlx5RcState;
+
 /* What only a QP has: its context as the driver established it (PRM
- * bytes, read with PRM_GET(qpc, ...)) and its send queue. */
+ * bytes, read with PRM_GET(qpc, ...)), its send queue, its transport. */
 struct Mlx5Qp {
     uint8_t qpc[PRM_qpc_BITS / 8];
     Mlx5Wq sq;
+    Mlx5RcState rc;
 };
 
 /* Shared receive queues: SRQ (ISSI 0), XRC SRQ and RMP (ISSI 1) share one

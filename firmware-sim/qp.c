@@ -28,6 +28,9 @@ void mlx5_qp_free(Mlx5Qp *qp)
 {
     if (qp) {
         mlx5_ring_fini(&qp->sq.ring);
+        if (qp->rc.sent) {
+            g_array_free(qp->rc.sent, true);
+        }
         g_free(qp);
     }
 }
@@ -165,7 +168,7 @@ static unsigned qp_rings(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *qpc, Mlx5Wq *w)
     uint64_t avail = c->inlen - PRM_BYTE_OFF(create_qp_in, pas);
     uint32_t log_max = MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_qp_sz);
     uint32_t log_page = PRM_GET(qpc, log_page_size, qpc) + 12;
-    uint32_t offset = PRM_GET(qpc, page_offset, qpc) * 64;
+    uint32_t offset = mlx5_page_offset_bytes(PRM_GET(qpc, page_offset, qpc), log_page);
     uint32_t log_rq = PRM_GET(qpc, log_rq_size, qpc), log_sq = PRM_GET(qpc, log_sq_size, qpc);
     uint32_t rq_stride = PRM_GET(qpc, log_rq_stride, qpc) + 4;
     bool has_rq = PRM_GET(qpc, rq_type, qpc) == MLX5_QP_RQ_REGULAR;
@@ -238,7 +241,8 @@ unsigned cmd_create_qp(Mlx5Fw *fw, Mlx5Cmd *c)
                             PRM_GET(qpc, log_sq_size, qpc), PRM_GET(qpc, log_rq_size, qpc),
                             16u << PRM_GET(qpc, log_rq_stride, qpc),
                             PRM_GET(qpc, log_page_size, qpc) + 12,
-                            PRM_GET(qpc, page_offset, qpc) * 64,
+                            mlx5_page_offset_bytes(PRM_GET(qpc, page_offset, qpc),
+                                                   PRM_GET(qpc, log_page_size, qpc) + 12),
                             w->qp->sq.ring.npas ? w->qp->sq.ring.pas[0] : 0);
     return MLX5_CMD_STAT_OK;
 }
@@ -282,9 +286,30 @@ typedef struct QpTransition {
 } QpTransition;
 enum { QP_ANY = 0xff };
 
+/* The transport starts from the PSNs the driver set: the responder's at
+ * RTR (next_rcv_psn), the requester's at RTS (next_send_psn). */
+static void rc_seed(Mlx5Qp *qp, unsigned from, unsigned to)
+{
+    Mlx5RcState *rc = &qp->rc;
+
+    if (!rc->sent) {
+        rc->sent = g_array_new(false, false, sizeof(Mlx5RcSent));
+    }
+    if (to == MLX5_QP_STATE_RTR) {
+        rc->epsn = PRM_GET(qpc, next_rcv_psn, qp->qpc);
+        rc->msn = 0;
+        rc->in_msg = rc->nak_sent = false;
+    } else if (to == MLX5_QP_STATE_RTS && from == MLX5_QP_STATE_RTR) {
+        rc->sq_psn = PRM_GET(qpc, next_send_psn, qp->qpc);
+    } else if (to == MLX5_QP_STATE_RST) {
+        g_array_set_size(rc->sent, 0);
+    }
+}
+
 static void qp_set_state(Mlx5Wq *w, unsigned to)
 {
     Mlx5Wq *sq = &w->qp->sq;
+    unsigned from = w->state;
 
     mlx5emu_trace_qp_state(w->num, w->state, to);
     w->state = to;
@@ -298,6 +323,7 @@ static void qp_set_state(Mlx5Wq *w, unsigned to)
         sq->hw_counter = 0;
         w->hw_counter = 0;
     }
+    rc_seed(w->qp, from, to);
 }
 
 /* A send WQE completed in error (hw-rdma/sq.c): IBA 10.3.1 - an RC or XRC

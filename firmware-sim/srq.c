@@ -108,7 +108,8 @@ unsigned cmd_create_srq(Mlx5Fw *fw, Mlx5Cmd *c)
         .log_size = PRM_GET(srqc, log_srq_size, srqc),
         .log_stride = PRM_GET(srqc, log_rq_stride, srqc) + 4,
         .log_page = PRM_GET(srqc, log_page_size, srqc) + 12,
-        .page_offset = PRM_GET(srqc, page_offset, srqc) * 64,
+        .page_offset = mlx5_page_offset_bytes(PRM_GET(srqc, page_offset, srqc),
+                                              PRM_GET(srqc, log_page_size, srqc) + 12),
         .pd = PRM_GET(srqc, pd, srqc),
         .pas = PRM_PTR(create_srq_in, pas, c->in),
     };
@@ -184,7 +185,8 @@ unsigned cmd_create_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
         .log_size = PRM_GET(xrc_srqc, log_xrc_srq_size, x),
         .log_stride = PRM_GET(xrc_srqc, log_rq_stride, x) + 4,
         .log_page = PRM_GET(xrc_srqc, log_page_size, x) + 12,
-        .page_offset = PRM_GET(xrc_srqc, page_offset, x) * 64,
+        .page_offset = mlx5_page_offset_bytes(PRM_GET(xrc_srqc, page_offset, x),
+                                              PRM_GET(xrc_srqc, log_page_size, x) + 12),
         .pd = PRM_GET(xrc_srqc, pd, x),
         .pas = PRM_PTR(create_xrc_srq_in, pas, c->in),
     };
@@ -255,7 +257,8 @@ unsigned cmd_create_rmp(Mlx5Fw *fw, Mlx5Cmd *c)
         .log_size = PRM_GET(wq, log_wq_sz, wqc),
         .log_stride = PRM_GET(wq, log_wq_stride, wqc),
         .log_page = PRM_GET(wq, log_wq_pg_sz, wqc) + 12,
-        .page_offset = PRM_GET(wq, page_offset, wqc) * 64,
+        .page_offset = mlx5_page_offset_bytes(PRM_GET(wq, page_offset, wqc),
+                                              PRM_GET(wq, log_wq_pg_sz, wqc) + 12),
         .pd = PRM_GET(wq, pd, wqc),
         .pas = PRM_PTR(wq, pas, wqc),
     };

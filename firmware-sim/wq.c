@@ -58,7 +58,8 @@ static unsigned wq_parse(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *wqc,
     q->pd = PRM_GET(wq, pd, wqc);
     q->dbr_addr = PRM_GET(wq, dbr_addr, wqc);
     if (!mlx5_ring_init(&q->ring, pas, c->inlen - (uint64_t)(pas - c->in), log_sz,
-                        stride, pg + 12, PRM_GET(wq, page_offset, wqc) * 64)) {
+                        stride, pg + 12,
+                        mlx5_page_offset_bytes(PRM_GET(wq, page_offset, wqc), pg + 12))) {
         return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
     }
     return MLX5_CMD_STAT_OK;

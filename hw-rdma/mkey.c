@@ -12,13 +12,24 @@
  */
 #include "rdma.h"
 
+static bool mkey_grants(const Mlx5Mkey *mk, Mlx5MkeyAccess acc)
+{
+    switch (acc) {
+    case MLX5_MKEY_LOCAL_READ:   return mk->lr;
+    case MLX5_MKEY_LOCAL_WRITE:  return mk->lw;
+    case MLX5_MKEY_REMOTE_READ:  return mk->rr;
+    case MLX5_MKEY_REMOTE_WRITE: return mk->rw;
+    }
+    return false;
+}
+
 static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
-                            uint32_t len, bool write)
+                            uint32_t len, Mlx5MkeyAccess acc)
 {
     Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, key >> 8);
 
     if (!mk || mk->key8 != (key & 0xff) || mk->pd != pd || mk->free ||
-        !(write ? mk->lw : mk->lr)) {
+        !mkey_grants(mk, acc)) {
         return NULL;
     }
     if (!mk->length64 && !(addr >= mk->start_addr && len <= mk->len &&
@@ -45,9 +56,10 @@ static bool mtt_translate(const Mlx5Mkey *mk, uint64_t addr, uint64_t *pa, uint6
 }
 
 Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
-                             void *buf, uint32_t len, bool write)
+                             void *buf, uint32_t len, Mlx5MkeyAccess acc)
 {
-    Mlx5Mkey *mk = mkey_check(fw, key, pd, addr, len, write);
+    Mlx5Mkey *mk = mkey_check(fw, key, pd, addr, len, acc);
+    bool write = acc == MLX5_MKEY_LOCAL_WRITE || acc == MLX5_MKEY_REMOTE_WRITE;
     uint8_t *p = buf;
 
     if (!mk) {

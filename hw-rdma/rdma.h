@@ -71,13 +71,24 @@ void mlx5_cq_moderation_expire(Mlx5Fw *fw);
  * of `frame` (device.c). */
 void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, uint64_t octets);
 
+/* RC transport (rc.c).  Execute one send WQE of an RC QP (0, or the
+ * error CQE syndrome to fail it with); take a RoCEv2 frame (false: not
+ * RoCEv2, the Ethernet path's). */
+uint8_t mlx5_rc_execute(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
+                        uint8_t opcode, unsigned ds, bool signaled);
+bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len);
+
 /* MKeys (mkey.c). */
 typedef enum { MLX5_MKEY_OK, MLX5_MKEY_PROT, MLX5_MKEY_NO_MEM } Mlx5MkeyStatus;
+/* Who touches the memory and how: the rights (lr, lw, rr, rw) checked. */
+typedef enum {
+    MLX5_MKEY_LOCAL_READ, MLX5_MKEY_LOCAL_WRITE, MLX5_MKEY_REMOTE_READ, MLX5_MKEY_REMOTE_WRITE,
+} Mlx5MkeyAccess;
 /* Copy `len` bytes between `buf` and the memory key `key` of PD `pd` at
- * `addr` (write: into guest memory), after the local access checks.
+ * `addr` (the write accesses: into guest memory), after the access checks.
  * PROT: the key does not allow it; NO_MEM: it translates outside RAM. */
 Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
-                             void *buf, uint32_t len, bool write);
+                             void *buf, uint32_t len, Mlx5MkeyAccess acc);
 
 /* Receive (rx.c): steer one frame from the wire to an RQ.  Returns false
  * (and sets fw->rx_waiting) if `may_wait` and the RQ has no WQE yet: the

@@ -192,7 +192,8 @@ static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_
             break;                      /* MLX5_INVALID_LKEY ends the list */
         }
         chunk = (uint32_t)MIN((size_t)bc, len - done);
-        switch (mlx5_mkey_dma(fw, lkey, rq->pd, addr, (uint8_t *)f + done, chunk, true)) {
+        switch (mlx5_mkey_dma(fw, lkey, rq->pd, addr, (uint8_t *)f + done, chunk,
+                              MLX5_MKEY_LOCAL_WRITE)) {
         case MLX5_MKEY_OK:
             break;
         case MLX5_MKEY_PROT:
@@ -295,6 +296,21 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
     mlx5_cq_post(fw, cq, cqe, false);
 }
 
+/* The destination MAC is the port's own (its permanent MAC or one the
+ * driver put in the vport's unicast list). */
+static bool rx_for_us(const Mlx5Fw *fw, const uint8_t *f)
+{
+    if (memcmp(f, fw->cfg.mac, 6) == 0) {
+        return true;
+    }
+    for (uint32_t i = 0; i < fw->uc_count && i < MLX5_MAX_UC_LIST; i++) {
+        if (memcmp(f, fw->uc_list[i], 6) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* tirc.self_lb_block bits.  Despite the field's name, a set bit lets the
  * TIR receive its own function's traffic: mlx5e_refresh_tirs() sets
  * BLOCK_UNICAST when asked to *enable* unicast loopback (ethtool -t), and
@@ -316,6 +332,11 @@ static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait
 
     if (!fw->port_up || len < 14 || len > MLX5_PORT_MAX_MTU + 22) {
         rx_drop(fw, len, fw->port_up ? "bad frame length" : "port down");
+        return true;
+    }
+    /* RoCEv2 to this port's address goes to the RDMA transport, not to
+     * the NIC RX flow tables. */
+    if (!loopback && rx_for_us(fw, frame) && mlx5_rc_receive(fw, frame, len)) {
         return true;
     }
     mlx5_steer_parse(frame, len, param, &pi);

@@ -124,7 +124,7 @@ static const char *sq_gather(Mlx5Fw *fw, const Mlx5Wq *sq, const SqWqe *w,
         if (bc > MLX5_MAX_FRAME_BYTES - *len) {
             return "frame too long";
         }
-        switch (mlx5_mkey_dma(fw, lkey, sq->pd, addr, frame + *len, bc, false)) {
+        switch (mlx5_mkey_dma(fw, lkey, sq->pd, addr, frame + *len, bc, MLX5_MKEY_LOCAL_READ)) {
         case MLX5_MKEY_OK:
             break;
         case MLX5_MKEY_PROT:
@@ -248,6 +248,26 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
     return true;
 }
 
+/* A WQE on a QP's send queue: its transport's requester. */
+static bool sq_exec_qp(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
+{
+    Mlx5Wq *qp = mlx5_qp_get(fw, sq->num);
+    uint8_t syndrome;
+
+    if (!qp || qp->qp_st != MLX5_QP_ST_RC) {
+        sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+                 "opcode not supported on this QP type yet");
+        return false;
+    }
+    syndrome = mlx5_rc_execute(fw, qp, w->bytes, w->index, w->opcode, w->ds,
+                               w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE);
+    if (syndrome) {
+        sq_error(fw, sq, w, syndrome, "RC send WQE failed");
+        return false;
+    }
+    return true;                        /* the completer writes its CQE */
+}
+
 static bool sq_exec(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
 {
     mlx5emu_trace_sq_wqe(sq->num, w->index, w->opcode, w->ds, w->fm_ce_se);
@@ -255,17 +275,15 @@ static bool sq_exec(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "bad ds count");
         return false;
     }
+    if (sq->is_qp_sq && w->opcode != MLX5_OPCODE_NOP) {
+        return sq_exec_qp(fw, sq, w);
+    }
     switch (w->opcode) {
     case MLX5_OPCODE_NOP:
         sq_complete(fw, sq, w, 0);
         return true;
     case MLX5_OPCODE_SEND:
     case MLX5_OPCODE_LSO:
-        if (sq->is_qp_sq) {         /* QP transports: not yet (issue 4) */
-            sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
-                     "opcode not supported on QPs yet");
-            return false;
-        }
         return sq_exec_send(fw, sq, w);
     default:
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "opcode not supported");

@@ -162,6 +162,19 @@ static void test_status_and_syndrome_names(void)
     g_assert_cmpstr(mlx5_cmd_name(0x7777), ==, "UNKNOWN");
 }
 
+/* Queue contexts' page_offset counts 1/64ths of the page (the kernel's
+ * quantized page offset): 64 bytes of a 4 KiB page, 2 KiB of a 128 KiB
+ * one; impossible page sizes never yield a usable offset. */
+static void test_page_offset_units(void)
+{
+    g_assert_cmpuint(mlx5_page_offset_bytes(3, 12), ==, 192);
+    g_assert_cmpuint(mlx5_page_offset_bytes(28, 17), ==, 57344);
+    g_assert_cmpuint(mlx5_page_offset_bytes(63, 30), ==, 63u << 24);
+    g_assert_cmpuint(mlx5_page_offset_bytes(1, 31), ==, UINT32_MAX);
+    g_assert_cmpuint(mlx5_page_offset_bytes(1, 75), ==, UINT32_MAX);
+    g_assert_cmpuint(mlx5_page_offset_bytes(64, 12), ==, UINT32_MAX);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -174,5 +187,6 @@ int main(int argc, char **argv)
     g_test_add_func("/prm/layout-names-unique", test_layout_names_unique);
     g_test_add_func("/prm/command-layouts-have-header", test_command_layouts_have_header);
     g_test_add_func("/prm/status-and-syndrome-names", test_status_and_syndrome_names);
+    g_test_add_func("/prm/page-offset-units", test_page_offset_units);
     return g_test_run();
 }

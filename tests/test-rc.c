@@ -1,0 +1,300 @@
+/*
+ * RC transport (hw-rdma/rc.c): two RC QPs of one device connected to each
+ * other through the port's own address; every frame the device sends is
+ * fed back into its receive path, so the requester, responder and
+ * completer all run and their CQEs, data and PSNs can be checked.
+ */
+#include <string.h>
+
+#include "harness.h"
+#include "roce.h"
+
+#define MY_GID_V4 0xa9fe4d01u           /* 169.254.77.1 */
+#define A_BUF (GUEST_BASE + (9u << 20))  /* requester's data */
+#define B_BUF (GUEST_BASE + (10u << 20)) /* responder's receive / write target */
+
+typedef struct Env {
+    Harness *h;
+    HRing scq, rcq, a, b;       /* a sends to b */
+    uint32_t key;               /* one key over all RAM: local and remote rights */
+    uint32_t b_rq_pc;
+    unsigned fed;               /* frames already fed back */
+} Env;
+
+static void set_gid(Harness *h)
+{
+    HCmd *c = hcmd_new(OP_SET_ROCE_ADDRESS, 0);
+    uint8_t *a = IN_PTR(c, set_roce_address_in, roce_address);
+    uint8_t *l3 = PRM_PTR(roce_addr_layout, source_l3_address, a);
+
+    IN_SET(c, set_roce_address_in, roce_address_index, 0);
+    l3[10] = l3[11] = 0xff;
+    prm_put_be32(l3 + 12, MY_GID_V4);
+    PRM_SET(roce_addr_layout, source_mac_47_32, a, 0x0200);
+    PRM_SET(roce_addr_layout, source_mac_31_0, a, 0x00000001);
+    PRM_SET(roce_addr_layout, roce_version, a, 2);
+    PRM_SET(roce_addr_layout, roce_l3_type, a, 0);
+    h_ok_free(h, c);
+}
+
+/* RST -> INIT -> RTR -> RTS, connected to `remote` at our own address. */
+static void connect_qp(Env *e, uint32_t qpn, uint32_t remote, uint32_t psn)
+{
+    static const uint16_t ops[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
+        HCmd *c = h_modify_qp_cmd(ops[i], qpn, 0);
+        uint8_t *qpc = h_modify_qp_qpc(c);
+        uint8_t *ap = PRM_PTR(qpc, primary_address_path, qpc);
+        uint8_t *rgid = PRM_PTR(ads, rgid_rip, ap);
+
+        PRM_SET(qpc, rwe, qpc, 1);
+        PRM_SET(qpc, mtu, qpc, 3);                  /* 1024 */
+        PRM_SET(qpc, remote_qpn, qpc, remote);
+        PRM_SET(qpc, next_rcv_psn, qpc, psn);
+        PRM_SET(qpc, next_send_psn, qpc, psn);
+        PRM_SET(ads, rmac_47_32, ap, 0x0200);
+        PRM_SET(ads, rmac_31_0, ap, 0x00000001);
+        PRM_SET(ads, hop_limit, ap, 64);
+        PRM_SET(ads, udp_sport, ap, 0xc123);
+        rgid[10] = rgid[11] = 0xff;
+        prm_put_be32(rgid + 12, MY_GID_V4);
+        h_ok_free(e->h, c);
+    }
+}
+
+/* A PA key over all guest RAM with local and remote read and write. */
+static uint32_t all_rights_key(Harness *h)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+
+    PRM_SET(mkc, lr, mkc, 1);
+    PRM_SET(mkc, lw, mkc, 1);
+    PRM_SET(mkc, rr, mkc, 1);
+    PRM_SET(mkc, rw, mkc, 1);
+    PRM_SET(mkc, pd, mkc, h->pd);
+    PRM_SET(mkc, mkey_7_0, mkc, 0x5a);
+    PRM_SET(mkc, start_addr, mkc, GUEST_BASE);
+    PRM_SET(mkc, len, mkc, GUEST_SIZE);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x5a;
+}
+
+static Env *env_new(uint32_t psn)
+{
+    Env *e = g_new0(Env, 1);
+    Harness *h = e->h = h_new();
+
+    h_bringup(h);
+    h_port_up(h);
+    set_gid(h);
+    e->scq = h_create_cq(h, h->comp_eq.num, 4);
+    e->rcq = h_create_cq(h, h->comp_eq.num, 4);
+    e->a = h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
+    e->b = h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
+    e->key = all_rights_key(h);
+    connect_qp(e, e->a.num, e->b.num, psn);
+    connect_qp(e, e->b.num, e->a.num, psn);
+    return e;
+}
+
+static void env_free(Env *e)
+{
+    h_free(e->h);
+    g_free(e);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Env, env_free)
+
+/* Feed every frame the device sent since the last call back into it,
+ * until it stops sending (requests, then the ACKs they cause). */
+static void wire(Env *e, bool drop_first)
+{
+    while (e->fed < e->h->frames->len) {
+        gsize len;
+        const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->fed++), &len);
+        if (drop_first) {
+            drop_first = false;
+            continue;
+        }
+        g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+    }
+}
+
+/* A receive WQE on b: one data segment of `len` bytes at B_BUF + off. */
+static void post_recv(Env *e, uint32_t off, uint32_t len)
+{
+    uint64_t rq = e->b.gpa - (uint64_t)H_QP_RQ_STRIDE * 16;
+    uint64_t wqe = rq + (uint64_t)(e->b_rq_pc % 16) * H_QP_RQ_STRIDE;
+
+    h_put32(e->h, wqe, len);
+    h_put32(e->h, wqe + 4, e->key);
+    h_put32(e->h, wqe + 8, 0);
+    h_put32(e->h, wqe + 12, (uint32_t)(B_BUF + off));
+    h_put32(e->h, wqe + 16 + 4, 0x100);             /* end of list */
+    e->b_rq_pc++;
+    h_put32(e->h, e->b.dbr, e->b_rq_pc);
+}
+
+/* A send WQE on a: opcode, immediate, an optional remote address (and
+ * rkey), one gather segment of len bytes from A_BUF. */
+static void post_send_rkey(Env *e, uint8_t opcode, uint32_t len, uint64_t raddr, uint32_t rkey)
+{
+    unsigned ds = raddr ? 3 : 2;
+    uint8_t *w = h_sq_wqe(e->h, &e->a, opcode, ds, 0x08);
+    uint8_t *d = w + (ds - 1) * 16;
+
+    prm_put_be32(w + 12, 0xfeedf00d);
+    if (raddr) {
+        prm_put_be64(w + 16, raddr);
+        prm_put_be32(w + 24, rkey);
+    }
+    prm_put_be32(d, len);
+    prm_put_be32(d + 4, e->key);
+    prm_put_be64(d + 8, A_BUF);
+    h_sq_ring(e->h, &e->a);
+}
+
+static void post_send(Env *e, uint8_t opcode, uint32_t len, uint64_t raddr)
+{
+    post_send_rkey(e, opcode, len, raddr, e->key);
+}
+
+static void fill(Env *e, uint32_t len)
+{
+    uint8_t *p = h_gpa(e->h, A_BUF);
+
+    for (uint32_t i = 0; i < len; i++) {
+        p[i] = (uint8_t)(i * 7 + 3);
+    }
+}
+
+/* A 3000-byte SEND with immediate at MTU 1024: three packets (FIRST,
+ * MIDDLE, LAST), the data in b's receive buffer, a responder CQE on b's
+ * receive CQ with length and immediate, one ACK, a requester CQE with the
+ * WQE's opcode for a. */
+static void test_rc_send_multi_packet(void)
+{
+    g_autoptr(Env) e = env_new(100);
+    const uint8_t *cqe;
+
+    fill(e, 3000);
+    post_recv(e, 0, 4096);
+    post_send(e, 0x0b, 3000, 0);                     /* SEND_IMM */
+    g_assert_cmpuint(e->h->frames->len, ==, 3);
+    wire(e, false);
+    g_assert_cmpuint(e->h->frames->len, ==, 4);      /* + the ACK */
+    wire(e, false);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF), 3000, h_gpa(e->h, A_BUF), 3000);
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x3);        /* RESP_SEND_IMM */
+    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 3000);
+    g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xfeedf00d);
+    g_assert_cmphex(prm_be32(cqe + 0x20), ==, 0x4321);   /* user index */
+    cqe = h_cq_next(e->h, &e->scq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x0);        /* REQ */
+    g_assert_cmphex(prm_be32(cqe + 0x38), ==, 0x0b000000u | e->a.num);
+}
+
+/* RDMA WRITE lands at the RETH address; no receive WQE is used. */
+static void test_rc_write(void)
+{
+    g_autoptr(Env) e = env_new(0xfffffe);            /* PSNs wrap mod 2^24 */
+
+    fill(e, 2500);
+    post_send(e, 0x08, 2500, B_BUF + 100);
+    wire(e, false);
+    wire(e, false);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + 100), 2500, h_gpa(e->h, A_BUF), 2500);
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    g_assert_cmphex(h_cq_next(e->h, &e->scq)[0x3f] >> 4, ==, 0x0);
+}
+
+/* No receive WQE: RNR NAK; a lost first packet: PSN sequence NAK; a bad
+ * rkey: remote access NAK.  Each ends in the requester's error CQE. */
+static void test_rc_errors(void)
+{
+    static const struct { uint8_t syndrome; bool drop; uint32_t key_xor; } t[] = {
+        { 0x16, false, 0 },             /* RNR retry exceeded (no retry yet) */
+        { 0x15, true, 0 },              /* sequence error: no retransmission yet */
+        { 0x13, false, 0x80 },          /* remote access */
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(t); i++) {
+        g_autoptr(Env) e = env_new(7);
+        const uint8_t *cqe;
+
+        fill(e, 2000);
+        if (t[i].drop) {
+            post_recv(e, 0, 4096);
+        }
+        if (t[i].key_xor) {
+            post_send_rkey(e, 0x08, 100, B_BUF, e->key ^ t[i].key_xor);
+        } else {
+            post_send(e, 0x0a, 2000, 0);
+        }
+        wire(e, t[i].drop);
+        wire(e, false);
+        cqe = h_cq_next(e->h, &e->scq);
+        g_assert_nonnull(cqe);
+        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xd);    /* REQ_ERR */
+        g_assert_cmphex(cqe[0x37], ==, t[i].syndrome);
+        g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
+    }
+}
+
+/* A duplicate request (the same frame twice) is ACKed again, not
+ * delivered twice. */
+static void test_rc_duplicate(void)
+{
+    g_autoptr(Env) e = env_new(5);
+    gsize len;
+    const uint8_t *f;
+
+    fill(e, 64);
+    post_recv(e, 0, 4096);
+    post_recv(e, 4096, 4096);
+    post_send(e, 0x0a, 64, 0);
+    f = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
+    wire(e, false);
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));  /* again */
+    g_assert_nonnull(h_cq_next(e->h, &e->rcq));
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    g_assert_cmpuint(e->h->frames->len, ==, 3);      /* the request, two ACKs */
+}
+
+/* Frames that are not valid RoCEv2 are dropped and counted, never
+ * delivered: a corrupted ICRC, a QPN that is not ours. */
+static void test_rc_bad_frames(void)
+{
+    g_autoptr(Env) e = env_new(1);
+    g_autofree uint8_t *f = NULL;
+    const void *sent;
+    gsize len;
+
+    fill(e, 64);
+    post_recv(e, 0, 4096);
+    post_send(e, 0x0a, 64, 0);
+    sent = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
+    f = g_memdup2(sent, len);
+    f[len - 1] ^= 1;                                 /* ICRC */
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+    f[len - 1] ^= 1;
+    f[len - 4 - 64 - 12 + 7] ^= 0x40;                /* dest QPN */
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    g_assert_cmpuint(e->h->frames->len, ==, 1);      /* nothing answered */
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/rc/send-multi-packet", test_rc_send_multi_packet);
+    g_test_add_func("/rc/write", test_rc_write);
+    g_test_add_func("/rc/errors", test_rc_errors);
+    g_test_add_func("/rc/duplicate", test_rc_duplicate);
+    g_test_add_func("/rc/bad-frames", test_rc_bad_frames);
+    return g_test_run();
+}
