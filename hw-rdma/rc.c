@@ -213,6 +213,13 @@ uint8_t mlx5_rc_execute(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t inde
         w->qp->rc.sq_psn = (p.psn + 1) & PSN_MASK;
         off += n;
     } while (off < len);
+    /* More WQEs awaiting their ACK than the send queue has slots: the
+     * driver reused a slot it was never given back (undefined); the record
+     * of the oldest goes, so a guest cannot grow this without bound. */
+    if (w->qp->rc.sent->len >= (1u << w->qp->sq.ring.log_size)) {
+        mlx5_guest_error(fw, "QP 0x%x: more sends outstanding than send queue slots", w->num);
+        g_array_remove_index(w->qp->rc.sent, 0);
+    }
     g_array_append_val(w->qp->rc.sent, sent);
     return 0;
 }

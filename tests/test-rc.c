@@ -288,6 +288,21 @@ static void test_rc_bad_frames(void)
     g_assert_cmpuint(e->h->frames->len, ==, 1);      /* nothing answered */
 }
 
+/* A driver that keeps posting without ever getting ACKs (the peer is
+ * gone) cannot make the device remember more sends than its SQ slots. */
+static void test_rc_outstanding_bounded(void)
+{
+    g_autoptr(Env) e = env_new(9);
+    Mlx5Wq *qp = mlx5_qp_get(e->h->fw, e->a.num);
+
+    fill(e, 8);
+    for (int i = 0; i < 40; i++) {
+        post_send(e, 0x0a, 8, 0);
+    }
+    g_assert_cmpuint(qp->qp->rc.sent->len, <=, 1u << e->a.log_size);
+    g_assert_cmpuint(h_nerrors(e->h), >=, 1);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -296,5 +311,6 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/errors", test_rc_errors);
     g_test_add_func("/rc/duplicate", test_rc_duplicate);
     g_test_add_func("/rc/bad-frames", test_rc_bad_frames);
+    g_test_add_func("/rc/outstanding-bounded", test_rc_outstanding_bounded);
     return g_test_run();
 }
