@@ -48,26 +48,33 @@ typedef struct QpcField { unsigned off, width; } QpcField;
 #define QPC(f) { PRM_OFF(qpc, f), PRM_W(qpc, f) }
 #define QPC_AP(f) { PRM_OFF(qpc, primary_address_path) + PRM_OFF(ads, f), PRM_W(ads, f) }
 
-/* MLX5_QP_OPTPAR_* bits and the attributes each stands for. */
-static const struct { uint32_t bit; QpcField f[3]; } qp_optpar[] = {
-    { 1u << 1,  { QPC(rre) } },
-    { 1u << 2,  { QPC(rae), QPC(atomic_mode) } },
-    { 1u << 3,  { QPC(rwe) } },
-    { 1u << 4,  { QPC_AP(pkey_index) } },
-    { 1u << 5,  { QPC(q_key) } },
-    { 1u << 6,  { QPC(min_rnr_nak) } },
-    { 1u << 8,  { QPC(log_sra_max) } },
-    { 1u << 9,  { QPC(log_rra_max) } },
-    { 1u << 10, { QPC(pm_state) } },
-    { 1u << 12, { QPC(retry_count) } },
-    { 1u << 13, { QPC(rnr_retry) } },
-    { 1u << 14, { QPC_AP(ack_timeout) } },
-    { 1u << 16, { QPC_AP(vhca_port_num) } },
-    { 1u << 25, { QPC(counter_set_id) } },
-};
+/* opt_param_mask bits (MLX5_QP_OPTPAR_*, Linux qp.h) ... */
 enum {
-    QP_OPTPAR_PKEY_INDEX = 1u << 4, QP_OPTPAR_PRIMARY_ADDR_PATH = 1u << 7,
-    QP_OPTPAR_PRI_PORT = 1u << 16, QP_OPTPAR_COUNTER_SET_ID = 1u << 25,
+    QP_OPTPAR_RRE = 1u << 1, QP_OPTPAR_RAE = 1u << 2, QP_OPTPAR_RWE = 1u << 3,
+    QP_OPTPAR_PKEY_INDEX = 1u << 4, QP_OPTPAR_Q_KEY = 1u << 5,
+    QP_OPTPAR_RNR_TIMEOUT = 1u << 6, QP_OPTPAR_PRIMARY_ADDR_PATH = 1u << 7,
+    QP_OPTPAR_SRA_MAX = 1u << 8, QP_OPTPAR_RRA_MAX = 1u << 9, QP_OPTPAR_PM_STATE = 1u << 10,
+    QP_OPTPAR_RETRY_COUNT = 1u << 12, QP_OPTPAR_RNR_RETRY = 1u << 13,
+    QP_OPTPAR_ACK_TIMEOUT = 1u << 14, QP_OPTPAR_PRI_PORT = 1u << 16,
+    QP_OPTPAR_COUNTER_SET_ID = 1u << 25,
+};
+
+/* ... and the attributes each stands for. */
+static const struct { uint32_t bit; QpcField f[3]; } qp_optpar[] = {
+    { QP_OPTPAR_RRE,            { QPC(rre) } },
+    { QP_OPTPAR_RAE,            { QPC(rae), QPC(atomic_mode) } },
+    { QP_OPTPAR_RWE,            { QPC(rwe) } },
+    { QP_OPTPAR_PKEY_INDEX,     { QPC_AP(pkey_index) } },
+    { QP_OPTPAR_Q_KEY,          { QPC(q_key) } },
+    { QP_OPTPAR_RNR_TIMEOUT,    { QPC(min_rnr_nak) } },
+    { QP_OPTPAR_SRA_MAX,        { QPC(log_sra_max) } },
+    { QP_OPTPAR_RRA_MAX,        { QPC(log_rra_max) } },
+    { QP_OPTPAR_PM_STATE,       { QPC(pm_state) } },
+    { QP_OPTPAR_RETRY_COUNT,    { QPC(retry_count) } },
+    { QP_OPTPAR_RNR_RETRY,      { QPC(rnr_retry) } },
+    { QP_OPTPAR_ACK_TIMEOUT,    { QPC_AP(ack_timeout) } },
+    { QP_OPTPAR_PRI_PORT,       { QPC_AP(vhca_port_num) } },
+    { QP_OPTPAR_COUNTER_SET_ID, { QPC(counter_set_id) } },
 };
 
 /* Required attributes (IBA 11.2.4.2 table "QP state transition
@@ -104,16 +111,17 @@ static void qpc_apply(uint8_t *qpc, const uint8_t *in_qpc, uint32_t optpar,
     if (path || (optpar & QP_OPTPAR_PRIMARY_ADDR_PATH)) {
         /* The P_Key index and port live in the path but are attributes of
          * their own: kept unless their optpar bit names them. */
-        static const QpcField own[] = { QPC_AP(pkey_index), QPC_AP(vhca_port_num) };
+        static const QpcField pkey[] = { QPC_AP(pkey_index) }, port[] = { QPC_AP(vhca_port_num) };
         uint8_t keep[PRM_BYTES(qpc)];
 
         memcpy(keep, qpc, sizeof(keep));
         memcpy(PRM_PTR(qpc, primary_address_path, qpc),
                PRM_PTR(qpc, primary_address_path, in_qpc), PRM_BYTES(ads));
-        qpc_copy(qpc, keep, own + !!(optpar & QP_OPTPAR_PKEY_INDEX),
-                 1 - !!(optpar & QP_OPTPAR_PKEY_INDEX));
+        if (!(optpar & QP_OPTPAR_PKEY_INDEX)) {
+            qpc_copy(qpc, keep, pkey, 1);
+        }
         if (!(optpar & QP_OPTPAR_PRI_PORT)) {
-            qpc_copy(qpc, keep, own + 1, 1);
+            qpc_copy(qpc, keep, port, 1);
         }
     }
 }

@@ -163,9 +163,8 @@ static uint8_t rx_csum_flags(const uint8_t *f, size_t len, const Mlx5PktInfo *pi
     return ok;
 }
 
-static void rx_drop(Mlx5Fw *fw, size_t len, const char *why)
+static void rx_drop(size_t len, const char *why)
 {
-    (void)fw;
     mlx5emu_trace_rx_drop((unsigned)len, why);
 }
 
@@ -251,11 +250,11 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
     uint16_t l3sum = pi->l3_off ? csum_fold(csum_add(0, f + pi->l3_off, len - pi->l3_off)) : 0;
 
     if (rq->state != MLX5_RQC_STATE_RDY || !cq) {
-        rx_drop(fw, len, "RQ not ready");
+        rx_drop(len, "RQ not ready");
         return;
     }
     if (mlx5_dma_read(fw, rq->dbr_addr, dbr, 4)) {
-        rx_drop(fw, len, "RQ doorbell record not in guest memory");
+        rx_drop(len, "RQ doorbell record not in guest memory");
         return;
     }
     if ((uint16_t)(prm_be32(dbr) - rq->hw_counter) == 0) {
@@ -264,7 +263,7 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
             q->out_of_buffer++;
         }
         fw->counters.rx_out_of_buffer++;
-        rx_drop(fw, len, "no receive WQE posted (out of buffer)");
+        rx_drop(len, "no receive WQE posted (out of buffer)");
         return;
     }
     if (strip) {                        /* remove the 802.1Q tag */
@@ -273,7 +272,7 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
         len -= 4;
     }
     if (!mlx5_ring_entry_addr(&rq->ring, rq->hw_counter, &wqe)) {
-        rx_drop(fw, len, "RQ ring");
+        rx_drop(len, "RQ ring");
         return;
     }
     why = rq_scatter(fw, rq, wqe, f, len);
@@ -331,7 +330,7 @@ static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait
     Mlx5Wq *rq;
 
     if (!fw->port_up || len < 14 || len > MLX5_PORT_MAX_MTU + 22) {
-        rx_drop(fw, len, fw->port_up ? "bad frame length" : "port down");
+        rx_drop(len, fw->port_up ? "bad frame length" : "port down");
         return true;
     }
     /* RoCEv2 to this port's address goes to the RDMA transport, not to
@@ -366,12 +365,12 @@ static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait
     }
     if (r != MLX5_STEER_TIR) {
         fw->counters.rx_steer_miss++;
-        rx_drop(fw, len, mlx5_steer_result_name(r));
+        rx_drop(len, mlx5_steer_result_name(r));
         return true;
     }
     mlx5_count_frames(&fw->counters.vport_rx, frame, 1, len);
     if (!rq) {
-        rx_drop(fw, len, "TIR without a receive queue");
+        rx_drop(len, "TIR without a receive queue");
         return true;
     }
     f = g_memdup2(frame, len);

@@ -36,7 +36,10 @@ enum {
 /* Send opcodes (ctrl opmod_idx_opcode bits 7:0). */
 enum {
     MLX5_OPCODE_NOP = 0x00,
+    MLX5_OPCODE_RDMA_WRITE = 0x08,
+    MLX5_OPCODE_RDMA_WRITE_IMM = 0x09,
     MLX5_OPCODE_SEND = 0x0a,
+    MLX5_OPCODE_SEND_IMM = 0x0b,
     MLX5_OPCODE_LSO = 0x0e,
 };
 

@@ -48,6 +48,8 @@ struct Mlx5State {
     NICConf conf;
     QEMUBH *cmd_bh;
     QEMUTimer *timer;           /* the core's timer (CQ event moderation) */
+    uint8_t *tx_seg;            /* a frame out of net_tx_pkt (mlx5_tx_segment) */
+    size_t tx_seg_size;
     struct NetTxPkt *tx_pkt;
 
     uint16_t device_id;
@@ -98,11 +100,16 @@ static void mlx5_tx_segment(void *opaque, const struct iovec *iov, int iov_cnt,
 {
     Mlx5State *s = opaque;
     size_t len = iov_size(iov, iov_cnt);
-    g_autofree uint8_t *buf = g_malloc(len);
 
-    iov_to_buf(iov, iov_cnt, 0, buf, len);
-    mlx5_tx_finish_segment(buf, len);
-    qemu_send_packet(qemu_get_queue(s->nic), buf, len);
+    /* One buffer for every segment (a TSO send makes dozens), grown to
+     * the largest frame seen. */
+    if (len > s->tx_seg_size) {
+        s->tx_seg = g_realloc(s->tx_seg, len);
+        s->tx_seg_size = len;
+    }
+    iov_to_buf(iov, iov_cnt, 0, s->tx_seg, len);
+    mlx5_tx_finish_segment(s->tx_seg, len);
+    qemu_send_packet(qemu_get_queue(s->nic), s->tx_seg, len);
 }
 
 /* Transmit with offloads: QEMU's net_tx_pkt inserts the VLAN tag, fills in
@@ -369,6 +376,7 @@ static void mlx5_exit(PCIDevice *pd)
 
     qemu_bh_delete(s->cmd_bh);
     timer_free(s->timer);
+    g_free(s->tx_seg);
     net_tx_pkt_uninit(s->tx_pkt);
     mlx5_dev_fini(&s->dev);
     qemu_del_nic(s->nic);
