@@ -47,6 +47,7 @@ static void caps_general(Mlx5Fw *fw, uint8_t *gen)
     GEN(umr_modify_entity_size_disabled, 1);  /* no mkey-cache prefill (6.1/6.12) */
     GEN(eth_net_offloads, 1);
     GEN(roce, 1);
+    GEN(atomic, 1);                     /* the atomic group below (mlx5_ib get_atomic_caps) */
     GEN(cq_moderation, fw->cfg.cq_moderation);
     GEN(cq_period_mode_modify, fw->cfg.cq_moderation);  /* 6.7+ mlx5e: moderation, DIM */
     GEN(xrc, 1);
@@ -111,6 +112,18 @@ static void caps_roce(uint8_t *roce)
 #undef ROCE
 }
 
+/* 8-byte compare-and-swap and fetch-and-add on RC QPs, executed in the
+ * host's byte order once the driver selects it (mlx5_core
+ * handle_hca_cap_atomic sets atomic_req_8B_endianness_mode to 1). */
+static void caps_atomic(uint8_t *atomic)
+{
+#define ATOMIC(f, v) PRM_SET(atomic_caps, f, atomic, v)
+    ATOMIC(supported_atomic_req_8B_endianness_mode_1, 1);
+    ATOMIC(atomic_operations, 0x3);     /* bit 0 compare-and-swap, bit 1 fetch-and-add */
+    ATOMIC(atomic_size_qp, 0x8);        /* bit 3: 8 bytes */
+#undef ATOMIC
+}
+
 static void caps_flow_table(uint8_t *ft)
 {
     uint8_t *rx = PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive, ft);
@@ -136,7 +149,9 @@ void mlx5_caps_init(Mlx5Fw *fw)
     caps_eth(fw->caps_max[MLX5_CAP_ETHERNET_OFFLOADS]);
     caps_roce(fw->caps_max[MLX5_CAP_ROCE]);
     caps_flow_table(fw->caps_max[MLX5_CAP_FLOW_TABLE]);
+    caps_atomic(fw->caps_max[MLX5_CAP_ATOMIC]);
     fw->cap_valid[MLX5_CAP_GENERAL] = true;
+    fw->cap_valid[MLX5_CAP_ATOMIC] = true;
     fw->cap_valid[MLX5_CAP_ETHERNET_OFFLOADS] = true;
     fw->cap_valid[MLX5_CAP_ROCE] = true;
     fw->cap_valid[MLX5_CAP_FLOW_TABLE] = true;
@@ -168,6 +183,22 @@ static bool cap_settable(unsigned type)
            type == MLX5_CAP_GENERAL_2;
 }
 
+/* The atomic group: software chooses the byte order of 8-byte atomics
+ * (0: big endian, 1: host's, if supported); nothing else in it is
+ * writable, and mlx5_core sends it zeroed but for that field
+ * (handle_hca_cap_atomic). */
+static bool atomic_set(Mlx5Fw *fw, const uint8_t *want)
+{
+    unsigned mode = PRM_GET(atomic_caps, atomic_req_8B_endianness_mode, want);
+
+    if (mode > 1 || (mode == 1 && !PRM_GET(atomic_caps, supported_atomic_req_8B_endianness_mode_1,
+                                           fw->caps_max[MLX5_CAP_ATOMIC]))) {
+        return false;
+    }
+    PRM_SET(atomic_caps, atomic_req_8B_endianness_mode, fw->caps_cur[MLX5_CAP_ATOMIC], mode);
+    return true;
+}
+
 unsigned cmd_query_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     unsigned type = c->op_mod >> 1;
@@ -196,6 +227,9 @@ unsigned cmd_set_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
     if (type == MLX5_CAP_GENERAL &&
         !caps_within_max(want, fw->caps_max[type], prm_layout_find("cmd_hca_cap"))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
+    }
+    if (type == MLX5_CAP_ATOMIC) {
+        return atomic_set(fw, want) ? MLX5_CMD_STAT_OK : CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
     }
     memcpy(fw->caps_cur[type], want, MLX5_CAP_BYTES);
     return MLX5_CMD_STAT_OK;

@@ -189,24 +189,49 @@ typedef struct Mlx5Wq {
     Mlx5Qp *qp;                 /* QP only (firmware-sim/qp.c) */
 } Mlx5Wq;
 
-/* RC transport state (hw-rdma/rc.c owns it; qp.c seeds the PSNs from the
+/* RC transport state (hw-rdma/rc*.c own it; qp.c seeds the PSNs from the
  * context at RTR and RTS and clears it at RST). */
-typedef struct Mlx5RcSent {
+typedef struct Mlx5RcWqe {      /* requester: a send WQE until it completes */
+    uint8_t *wqe;               /* a copy, ds * 16 bytes (freed with the entry) */
+    uint8_t ds, opcode;         /* MLX5_OPCODE_* */
     uint16_t wqe_index;
-    uint8_t opcode;             /* MLX5_OPCODE_* of the WQE */
-    bool signaled;
-    uint32_t last_psn;          /* its last packet */
-} Mlx5RcSent;
+    bool signaled, solicited;
+    bool started;               /* its packets have gone out (at least once) */
+    uint32_t len;               /* message bytes */
+    uint32_t first_psn, last_psn;
+    uint32_t resp_off;          /* READ: response bytes placed so far */
+} Mlx5RcWqe;
+
+typedef enum { MLX5_RC_RES_READ = 1, MLX5_RC_RES_ATOMIC } Mlx5RcResKind;
+typedef struct Mlx5RcRes {      /* responder: an executed READ or atomic, for replay */
+    Mlx5RcResKind kind;         /* 0: free */
+    uint32_t first_psn, last_psn;
+    uint64_t va;
+    uint32_t rkey, len;
+    uint64_t orig;              /* atomic: the value it found */
+} Mlx5RcRes;
+#define MLX5_RC_MAX_RD_ATOMIC 16    /* 2^log_max_ra_res_qp / _req_qp (caps.c) */
+
+typedef enum { MLX5_RC_TIMER_OFF, MLX5_RC_TIMER_ACK, MLX5_RC_TIMER_RNR } Mlx5RcTimer;
 
 typedef struct Mlx5RcState {
-    uint32_t sq_psn;            /* requester: next PSN to send */
-    GArray *sent;               /* completer: Mlx5RcSent awaiting ACK, oldest first */
-    uint32_t epsn, msn;         /* responder: expected PSN, messages completed */
-    bool nak_sent;              /* responder: a PSN sequence NAK is outstanding */
-    bool in_msg;                /* responder: a multi-packet request is under way */
+    /* requester and completer */
+    uint32_t sq_psn;            /* next new PSN */
+    uint32_t una_psn;           /* oldest PSN not yet acknowledged */
+    GArray *wqes;               /* Mlx5RcWqe, oldest first */
+    uint8_t retry_left, rnr_left;   /* retries before RETRY_EXC / RNR_RETRY_EXC */
+    Mlx5RcTimer timer;
+    uint64_t deadline;          /* clock_ns when the timer fires */
+    uint32_t rnr_psn;           /* RNR wait: resend from here */
+    /* responder */
+    uint32_t epsn, msn;         /* expected PSN, messages completed */
+    bool nak_sent;              /* a PSN sequence NAK is outstanding */
+    bool in_msg;                /* a multi-packet request is under way */
     uint32_t msg_off;           /* bytes of it placed so far */
     uint64_t write_va;          /* RDMA WRITE: where it goes (from the RETH) */
     uint32_t write_rkey;
+    Mlx5RcRes res[MLX5_RC_MAX_RD_ATOMIC];
+    unsigned res_next;
 } Mlx5RcState;
 
 /* What only a QP has: its context as the driver established it (PRM
@@ -411,7 +436,11 @@ typedef struct Mlx5Fw {
     char node_desc[64];
     Mlx5PortCounters counters;
     GArray *cq_moderated;       /* cqns whose completion event is held */
+    GArray *rc_timed;           /* qpns whose RC ack or RNR timer runs */
     uint64_t timer_deadline;    /* what the platform timer is set to */
+    /* The data path's part of a QP entering ERR (hw-rdma/rc.c: flush the
+     * outstanding WQEs, stop the timer), set by the data path at init. */
+    void (*qp_error_hook)(struct Mlx5Fw *fw, Mlx5Wq *qp);
     bool rx_waiting;            /* a frame waits for a receive WQE */
     bool pause_rx, pause_tx;
 

@@ -80,6 +80,7 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     mlx5_caps_init(fw);
     fw_tables_init(fw);
     fw->cq_moderated = g_array_new(false, false, sizeof(uint32_t));
+    fw->rc_timed = g_array_new(false, false, sizeof(uint32_t));
     fw->timer_deadline = UINT64_MAX;
     mlx5_fw_reset(fw, "power-on");
 }
@@ -92,6 +93,8 @@ void mlx5_fw_fini(Mlx5Fw *fw)
     fw->pages = NULL;
     g_array_free(fw->cq_moderated, true);
     fw->cq_moderated = NULL;
+    g_array_free(fw->rc_timed, true);
+    fw->rc_timed = NULL;
 }
 
 unsigned mlx5_fw_object_count(const Mlx5Fw *fw)
@@ -142,6 +145,7 @@ unsigned mlx5_fw_reset(Mlx5Fw *fw, const char *why)
     fw->nic_interface = 0;
     fw->cmd_pending = 0;
     g_array_set_size(fw->cq_moderated, 0);     /* a pending timer finds nothing */
+    g_array_set_size(fw->rc_timed, 0);
     fw->ready_at_ns = fw->plat->clock_ns(fw->opaque) + MLX5_FW_BOOT_NS;
     mlx5_caps_init(fw);
     snprintf(fw->node_desc, sizeof(fw->node_desc), "mlx5emu ConnectX-6 Dx (emulated)");

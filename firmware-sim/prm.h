@@ -80,6 +80,21 @@ static inline void prm_put_be64(uint8_t *p, uint64_t v)
 {
     prm_put_be32(p, v >> 32); prm_put_be32(p + 4, (uint32_t)v);
 }
+/* Little-endian: guest memory in the host's byte order (8-byte atomics). */
+static inline uint64_t prm_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) {
+        v = v << 8 | p[i];
+    }
+    return v;
+}
+static inline void prm_put_le64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++, v >>= 8) {
+        p[i] = (uint8_t)v;
+    }
+}
 
 /* Field descriptors, for tracing, reserved-bit checks and conformance. */
 typedef struct PrmField {

@@ -28,8 +28,8 @@ void mlx5_qp_free(Mlx5Qp *qp)
 {
     if (qp) {
         mlx5_ring_fini(&qp->sq.ring);
-        if (qp->rc.sent) {
-            g_array_free(qp->rc.sent, true);
+        if (qp->rc.wqes) {
+            g_array_free(qp->rc.wqes, true);
         }
         g_free(qp);
     }
@@ -294,27 +294,40 @@ typedef struct QpTransition {
 } QpTransition;
 enum { QP_ANY = 0xff };
 
+static void rc_wqe_clear(void *p)
+{
+    g_free(((Mlx5RcWqe *)p)->wqe);
+}
+
 /* The transport starts from the PSNs the driver set: the responder's at
- * RTR (next_rcv_psn), the requester's at RTS (next_send_psn). */
+ * RTR (next_rcv_psn), the requester's at RTS (next_send_psn, with the
+ * retry budgets of retry_count and rnr_retry). */
 static void rc_seed(Mlx5Qp *qp, unsigned from, unsigned to)
 {
     Mlx5RcState *rc = &qp->rc;
 
-    if (!rc->sent) {
-        rc->sent = g_array_new(false, false, sizeof(Mlx5RcSent));
+    if (!rc->wqes) {
+        rc->wqes = g_array_new(false, false, sizeof(Mlx5RcWqe));
+        g_array_set_clear_func(rc->wqes, rc_wqe_clear);
     }
     if (to == MLX5_QP_STATE_RTR) {
         rc->epsn = PRM_GET(qpc, next_rcv_psn, qp->qpc);
         rc->msn = 0;
         rc->in_msg = rc->nak_sent = false;
+        memset(rc->res, 0, sizeof(rc->res));
     } else if (to == MLX5_QP_STATE_RTS && from == MLX5_QP_STATE_RTR) {
-        rc->sq_psn = PRM_GET(qpc, next_send_psn, qp->qpc);
+        rc->sq_psn = rc->una_psn = PRM_GET(qpc, next_send_psn, qp->qpc);
+    }
+    if (to == MLX5_QP_STATE_RTS) {
+        rc->retry_left = PRM_GET(qpc, retry_count, qp->qpc);
+        rc->rnr_left = PRM_GET(qpc, rnr_retry, qp->qpc);
     } else if (to == MLX5_QP_STATE_RST) {
-        g_array_set_size(rc->sent, 0);
+        g_array_set_size(rc->wqes, 0);
+        rc->timer = MLX5_RC_TIMER_OFF;
     }
 }
 
-static void qp_set_state(Mlx5Wq *w, unsigned to)
+static void qp_set_state(Mlx5Fw *fw, Mlx5Wq *w, unsigned to)
 {
     Mlx5Wq *sq = &w->qp->sq;
     unsigned from = w->state;
@@ -332,6 +345,9 @@ static void qp_set_state(Mlx5Wq *w, unsigned to)
         w->hw_counter = 0;
     }
     rc_seed(w->qp, from, to);
+    if (to == MLX5_QP_STATE_ERR && from != MLX5_QP_STATE_ERR && fw->qp_error_hook) {
+        fw->qp_error_hook(fw, w);
+    }
 }
 
 /* A send WQE completed in error (hw-rdma/sq.c): IBA 10.3.1 - an RC or XRC
@@ -346,7 +362,7 @@ void mlx5_qp_send_error(Mlx5Fw *fw, uint32_t qpn)
         return;
     }
     connected = w->qp_st == MLX5_QP_ST_RC || w->qp_st == MLX5_QP_ST_XRC;
-    qp_set_state(w, connected ? MLX5_QP_STATE_ERR : MLX5_QP_STATE_SQER);
+    qp_set_state(fw, w, connected ? MLX5_QP_STATE_ERR : MLX5_QP_STATE_SQER);
     w->qp->sq.state = MLX5_RQC_STATE_ERR;
 }
 
@@ -375,7 +391,7 @@ static unsigned qp_modify(Mlx5Fw *fw, Mlx5Cmd *c, const QpTransition *t)
     if (has_ctx) {
         qpc_apply(w->qp->qpc, in_qpc, optpar, t->req, t->nreq, t->path);
     }
-    qp_set_state(w, t->to);
+    qp_set_state(fw, w, t->to);
     return MLX5_CMD_STAT_OK;
 }
 

@@ -53,13 +53,33 @@ fi
 sync tso-done
 
 # --- iperf3: TCP 10 s each way without retransmits, UDP, 4 streams ----------
+# A retransmission the receiver reports as a duplicate (D-SACK, RFC 2883)
+# repaired no loss: the original had arrived.  Under TCG a guest's ACKs can
+# stall past the sender's tail-loss-probe timeout (2 SRTT + 2 jiffies), and
+# the probe resends the last segment; virtio-net guests show the same.  So
+# the check is "no segment was lost": retransmits minus D-SACKed duplicates
+# must be 0, and the line says how many probes were spurious.  Node 1 sees
+# both: as the sender (fwd) the D-SACKs it received, as the receiver (rev)
+# the ones it sent.
+nstat_get() { nstat -sz "$1" | awk -v k="$1" '$1 == k { print $2 }'; }
 if [ "$NODE" = 1 ]; then
     for dir in fwd rev; do
-        opt=; [ $dir = rev ] && opt=-R
+        opt=; dsack=TcpExtTCPDSACKRecvSegs
+        [ $dir = rev ] && opt=-R dsack=TcpExtTCPDSACKOldSent
+        nstat -n
         if iperf3 -c "$PEER_IP" -t 10 $opt -J >/tmp/tcp-$dir.json 2>&1; then
             r=$(json /tmp/tcp-$dir.json 'd["end"]["sum_sent"].get("retransmits", -1)')
             bps=$(json /tmp/tcp-$dir.json 'int(d["end"]["sum_received"]["bits_per_second"] / 1e6)')
-            [ "$r" = 0 ] && pass "iperf3-tcp-$dir ($bps Mbit/s)" || fail "iperf3-tcp-$dir" "$r retransmits"
+            dup=$(nstat_get $dsack)
+            echo "iperf3-tcp-$dir: $r retransmits, ${dup:-0} D-SACKed as duplicates" \
+                "(TLPs: $(nstat_get TcpExtTCPLossProbes), RTOs: $(nstat_get TcpExtTCPTimeouts))"
+            if [ "$r" = 0 ]; then
+                pass "iperf3-tcp-$dir ($bps Mbit/s, 0 retransmits)"
+            elif [ "$r" -gt 0 ] && [ "$r" -le "${dup:-0}" ]; then
+                pass "iperf3-tcp-$dir ($bps Mbit/s, 0 lost; $r spurious retransmits D-SACKed by the receiver)"
+            else
+                fail "iperf3-tcp-$dir" "$r retransmits, only ${dup:-0} D-SACKed as duplicates"
+            fi
         else
             fail "iperf3-tcp-$dir" "$(tail -2 /tmp/tcp-$dir.json)"
         fi

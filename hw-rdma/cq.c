@@ -40,14 +40,6 @@ static void cq_event(Mlx5Fw *fw, Mlx5Cq *cq)
     mlx5_eq_post(fw, eq, MLX5_EVENT_COMP, 0, data);
 }
 
-static void timer_update(Mlx5Fw *fw, uint64_t deadline)
-{
-    if (deadline != fw->timer_deadline) {
-        fw->timer_deadline = deadline;
-        fw->plat->timer_set(fw->opaque, deadline);
-    }
-}
-
 /* An armed CQ got a CQE that may raise its event: now, or held. */
 static void cq_event_moderated(Mlx5Fw *fw, Mlx5Cq *cq)
 {
@@ -68,17 +60,14 @@ static void cq_event_moderated(Mlx5Fw *fw, Mlx5Cq *cq)
     cq->mod_deadline = now + cq->cq_period * 1000ull;
     g_array_append_val(fw->cq_moderated, cq->cqn);
     mlx5emu_trace_cq_event_held(cq->cqn, cq->cq_period, cq->cq_max_count);
-    if (cq->mod_deadline < fw->timer_deadline) {
-        timer_update(fw, cq->mod_deadline);
-    }
+    mlx5_timer_request(fw, cq->mod_deadline);
 }
 
-void mlx5_cq_moderation_expire(Mlx5Fw *fw)
+uint64_t mlx5_cq_moderation_expire(Mlx5Fw *fw)
 {
     uint64_t now = fw->plat->clock_ns(fw->opaque), next = UINT64_MAX;
     GArray *held = fw->cq_moderated;
 
-    fw->timer_deadline = UINT64_MAX;    /* the timer has fired */
     for (guint i = 0; i < held->len;) {
         Mlx5Cq *cq = mlx5_table_get(&fw->cq, g_array_index(held, uint32_t, i));
 
@@ -92,7 +81,7 @@ void mlx5_cq_moderation_expire(Mlx5Fw *fw)
         }
         g_array_remove_index_fast(held, i);  /* fired, destroyed or re-used */
     }
-    timer_update(fw, next);
+    return next;
 }
 
 static void cq_overrun(Mlx5Fw *fw, Mlx5Cq *cq)

@@ -15,6 +15,7 @@ void mlx5_dev_init(Mlx5Device *d, const Mlx5Platform *plat, void *opaque,
                    const Mlx5FwConfig *cfg)
 {
     mlx5_fw_init(&d->fw, plat, opaque, cfg);
+    mlx5_rc_init(&d->fw);
     d->latch_valid = false;
 }
 
@@ -132,9 +133,25 @@ void mlx5_dev_run_commands(Mlx5Device *d)
     mlx5_cmdif_run(&d->fw);
 }
 
+/* One platform timer serves CQ moderation and the RC ack and RNR timers:
+ * it is set to the earliest deadline any of them asks for. */
+void mlx5_timer_request(Mlx5Fw *fw, uint64_t deadline)
+{
+    if (deadline < fw->timer_deadline) {
+        fw->timer_deadline = deadline;
+        fw->plat->timer_set(fw->opaque, deadline);
+    }
+}
+
 void mlx5_dev_timer(Mlx5Device *d)
 {
-    mlx5_cq_moderation_expire(&d->fw);
+    Mlx5Fw *fw = &d->fw;
+    uint64_t next;
+
+    fw->timer_deadline = UINT64_MAX;    /* it has fired */
+    next = mlx5_cq_moderation_expire(fw);
+    next = MIN(next, mlx5_rc_timer_expire(fw));
+    mlx5_timer_request(fw, next);
 }
 
 void mlx5_dev_set_link(Mlx5Device *d, bool up)

@@ -64,31 +64,49 @@ bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
  * UDP keeps 0xffff: 0 there means "no checksum" (sq.c). */
 void mlx5_tx_finish_segment(uint8_t *frame, size_t len);
 
-/* The platform timer fired: raise the held CQ events that are due (cq.c). */
-void mlx5_cq_moderation_expire(Mlx5Fw *fw);
+/* The platform timer fired: raise the held CQ events that are due (cq.c);
+ * the next deadline (UINT64_MAX: none). */
+uint64_t mlx5_cq_moderation_expire(Mlx5Fw *fw);
 
 /* Count `frames` frames of `octets` in all, all to the destination MAC
  * of `frame` (device.c). */
 void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, uint64_t octets);
 
-/* RC transport (rc.c).  Execute one send WQE of an RC QP (0, or the
- * error CQE syndrome to fail it with); take a RoCEv2 frame (false: not
+/* RC transport (rc*.c).  Take one send WQE of an RC QP (0, or the error
+ * CQE syndrome to fail it with now); take a RoCEv2 frame (false: not
  * RoCEv2, the Ethernet path's). */
-uint8_t mlx5_rc_execute(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
-                        uint8_t opcode, unsigned ds, bool signaled);
+uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
+                     uint8_t opcode, unsigned ds, uint8_t fm_ce_se);
 bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len);
+/* Install the data path's QP-error hook (flush); at device init. */
+void mlx5_rc_init(Mlx5Fw *fw);
+/* Run the RC timers that are due; the next deadline (UINT64_MAX: none). */
+uint64_t mlx5_rc_timer_expire(Mlx5Fw *fw);
+/* Flush a QP's posted receive WQEs; how many. */
+unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w);
+
+/* The platform timer is shared (device.c): fire no later than `deadline`. */
+void mlx5_timer_request(Mlx5Fw *fw, uint64_t deadline);
 
 /* MKeys (mkey.c). */
 typedef enum { MLX5_MKEY_OK, MLX5_MKEY_PROT, MLX5_MKEY_NO_MEM } Mlx5MkeyStatus;
-/* Who touches the memory and how: the rights (lr, lw, rr, rw) checked. */
+/* Who touches the memory and how: the rights (lr, lw, rr, rw, a) checked;
+ * an atomic reads and writes under the atomic right. */
 typedef enum {
     MLX5_MKEY_LOCAL_READ, MLX5_MKEY_LOCAL_WRITE, MLX5_MKEY_REMOTE_READ, MLX5_MKEY_REMOTE_WRITE,
+    MLX5_MKEY_REMOTE_READ_ATOMIC, MLX5_MKEY_REMOTE_WRITE_ATOMIC,
 } Mlx5MkeyAccess;
 /* Copy `len` bytes between `buf` and the memory key `key` of PD `pd` at
  * `addr` (the write accesses: into guest memory), after the access checks.
  * PROT: the key does not allow it; NO_MEM: it translates outside RAM. */
 Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
                              void *buf, uint32_t len, Mlx5MkeyAccess acc);
+
+/* An 8-byte atomic at `va` (compare-and-swap or fetch-and-add); *orig
+ * gets the value found there. */
+Mlx5MkeyStatus mlx5_mkey_atomic(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t va,
+                                bool cmp_swap, uint64_t swap_add, uint64_t compare,
+                                uint64_t *orig);
 
 /* Receive (rx.c): steer one frame from the wire to an RQ.  Returns false
  * (and sets fw->rx_waiting) if `may_wait` and the RQ has no WQE yet: the
@@ -99,5 +117,8 @@ void mlx5_rx_loopback(Mlx5Fw *fw, const uint8_t *frame, size_t len);
 
 /* Send queues (sq.c) */
 void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter);
+/* A QP's send queue in ERR: complete its posted WQEs with WR_FLUSH_ERR;
+ * how many. */
+unsigned mlx5_sq_flush(Mlx5Fw *fw, Mlx5Wq *sq);
 
 #endif

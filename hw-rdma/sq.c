@@ -25,6 +25,12 @@ typedef struct SqWqe {
     uint8_t fm_ce_se;
 } SqWqe;
 
+static unsigned wqe_blocks(const SqWqe *w)
+{
+    unsigned n = (w->ds * MLX5_DS_BYTES + MLX5_WQEBB_BYTES - 1) / MLX5_WQEBB_BYTES;
+    return n ? n : 1;
+}
+
 static void sq_complete(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w, uint8_t syndrome)
 {
     Mlx5Cq *cq = mlx5_table_get(&fw->cq, sq->cqn);
@@ -40,6 +46,11 @@ static void sq_complete(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w, uint8_t syndrome
     }
     prm_put_be16(cqe + CQE_WQE_COUNTER, w->index);
     prm_put_be32(cqe + CQE_SOP_DROP_QPN, sq->num & 0xffffff);
+    if (sq->is_qp_sq) {                 /* as the RC completer writes them (rc.c) */
+        Mlx5Wq *qp = mlx5_qp_get(fw, sq->num);
+        prm_put_be32(cqe + CQE_SOP_DROP_QPN, (uint32_t)w->opcode << 24 | sq->num);
+        prm_put_be32(cqe + CQE_SRQN, qp ? qp->user_index : 0);
+    }
     cqe[CQE_OP_OWN] = (err ? MLX5_CQE_REQ_ERR : MLX5_CQE_REQ) << 4;
     if (err) {
         cqe[CQE_ERR_SYNDROME] = syndrome;
@@ -55,6 +66,8 @@ static void sq_error(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w, uint8_t syndrome,
     sq_complete(fw, sq, w, syndrome);
     sq->state = MLX5_RQC_STATE_ERR;
     if (sq->is_qp_sq) {
+        /* past the failed WQE: the flush that follows starts after it */
+        sq->hw_counter = (uint16_t)(sq->hw_counter + MAX(1u, wqe_blocks(w)));
         mlx5_qp_send_error(fw, sq->num);
     }
 }
@@ -81,12 +94,6 @@ static bool sq_fetch(Mlx5Fw *fw, Mlx5Wq *sq, uint16_t index, SqWqe *w)
         }
     }
     return true;
-}
-
-static unsigned wqe_blocks(const SqWqe *w)
-{
-    unsigned n = (w->ds * MLX5_DS_BYTES + MLX5_WQEBB_BYTES - 1) / MLX5_WQEBB_BYTES;
-    return n ? n : 1;
 }
 
 /* Gather one Ethernet frame: inline headers of the eth segment, then the
@@ -259,8 +266,7 @@ static bool sq_exec_qp(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
                  "opcode not supported on this QP type yet");
         return false;
     }
-    syndrome = mlx5_rc_execute(fw, qp, w->bytes, w->index, w->opcode, w->ds,
-                               w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE);
+    syndrome = mlx5_rc_post(fw, qp, w->bytes, w->index, w->opcode, w->ds, w->fm_ce_se);
     if (syndrome) {
         sq_error(fw, sq, w, syndrome, "RC send WQE failed");
         return false;
@@ -306,6 +312,10 @@ void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter)
         return;
     }
     mlx5emu_trace_sq_doorbell(sqn, wqe_counter, sq->state);
+    if (sq->state == MLX5_RQC_STATE_ERR && sq->is_qp_sq) {
+        mlx5_sq_flush(fw, sq);      /* posted to a QP in ERR: flushed */
+        return;
+    }
     if (sq->state != MLX5_RQC_STATE_RDY) {
         return;                     /* RST and ERR queues do not execute */
     }
@@ -338,4 +348,35 @@ void mlx5_sq_doorbell(Mlx5Fw *fw, uint32_t sqn, uint16_t wqe_counter)
         }
         sq->hw_counter = (uint16_t)(sq->hw_counter + wqe_blocks(&w));
     }
+}
+
+/* Only an RC or XRC QP flushes (IBA 10.3.1: ERR); the others' SQER keeps
+ * posted WQEs for the driver's recovery. */
+unsigned mlx5_sq_flush(Mlx5Fw *fw, Mlx5Wq *sq)
+{
+    Mlx5Wq *qp = mlx5_qp_get(fw, sq->num);
+    uint8_t dbr[4];
+    unsigned n = 0;
+    uint16_t pc;
+
+    if (!qp || qp->state != MLX5_QP_STATE_ERR || !sq->ring.npas ||
+        mlx5_dma_read(fw, sq->dbr_addr + 4, dbr, 4)) {
+        return 0;
+    }
+    pc = (uint16_t)prm_be32(dbr);
+    if ((uint16_t)(pc - sq->hw_counter) > (1u << sq->ring.log_size)) {
+        mlx5_guest_error(fw, "SQ 0x%x producer counter %u beyond the ring", sq->num, pc);
+        return 0;
+    }
+    while ((uint16_t)sq->hw_counter != pc) {
+        SqWqe w;
+        if (!sq_fetch(fw, sq, (uint16_t)sq->hw_counter, &w)) {
+            break;
+        }
+        sq_complete(fw, sq, &w, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+        sq->hw_counter = (uint16_t)(sq->hw_counter + MIN(wqe_blocks(&w),
+                                                         (uint16_t)(pc - sq->hw_counter)));
+        n++;
+    }
+    return n;
 }

@@ -31,6 +31,12 @@ enum {
     WQE_DATA_BYTE_COUNT = 0x00,
     WQE_DATA_LKEY = 0x04,
     WQE_DATA_ADDR = 0x08,
+    /* remote address segment (RDMA and atomics: the WQE's second) */
+    WQE_RADDR_VA = 0x00,
+    WQE_RADDR_RKEY = 0x08,
+    /* atomic segment (the third) */
+    WQE_ATOMIC_SWAP_ADD = 0x00,
+    WQE_ATOMIC_COMPARE = 0x08,
 };
 
 /* Send opcodes (ctrl opmod_idx_opcode bits 7:0). */
@@ -41,6 +47,9 @@ enum {
     MLX5_OPCODE_SEND = 0x0a,
     MLX5_OPCODE_SEND_IMM = 0x0b,
     MLX5_OPCODE_LSO = 0x0e,
+    MLX5_OPCODE_RDMA_READ = 0x10,
+    MLX5_OPCODE_ATOMIC_CS = 0x11,
+    MLX5_OPCODE_ATOMIC_FA = 0x12,
 };
 
 #define MLX5_MAX_WQE_BYTES 1024        /* max_wqe_sz_sq */

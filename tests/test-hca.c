@@ -358,7 +358,7 @@ static void test_query_hca_cap_types(void)
 static void test_query_hca_cap_bad_input(void)
 {
     static const uint16_t bad_op_mods[] = {
-        MLX5_CAP_ODP << 1 | 1, MLX5_CAP_ATOMIC << 1, MLX5_CAP_GENERAL_2 << 1,
+        MLX5_CAP_ODP << 1 | 1, MLX5_CAP_GENERAL_2 << 1,
         MLX5_CAP_TYPES << 1, 0xffff,
     };
     g_autoptr(Harness) h = h_new();
@@ -404,6 +404,36 @@ static void test_set_hca_cap_bad_type(void)
     h_fail(h, eth, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
     h_fail(h, odp, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
     h_fail(h, big, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
+}
+
+/* The atomic group: 8-byte CAS and FAA on QPs; software may choose host
+ * byte order (mode 1) and nothing else, as mlx5_core does it - a zeroed
+ * capability but for that field (handle_hca_cap_atomic). */
+static void test_atomic_caps(void)
+{
+    g_autoptr(Harness) h = h_new();
+    g_autoptr(HCmd) max = hcmd_new(OP_QUERY_HCA_CAP, MLX5_CAP_ATOMIC << 1);
+    g_autoptr(HCmd) set = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_ATOMIC << 1);
+    g_autoptr(HCmd) bad = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_ATOMIC << 1);
+    const uint8_t *a;
+
+    h_enable(h);
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, atomic), ==, 1);
+    h_ok(h, max);
+    a = OUT_PTR(max, query_hca_cap_out, capability);
+    g_assert_cmphex(PRM_GET(atomic_caps, atomic_operations, a), ==, 0x3);
+    g_assert_cmphex(PRM_GET(atomic_caps, atomic_size_qp, a) & 0x8, ==, 0x8);
+    g_assert_cmpuint(PRM_GET(atomic_caps, supported_atomic_req_8B_endianness_mode_1, a), ==, 1);
+    PRM_SET(atomic_caps, atomic_req_8B_endianness_mode,
+            IN_PTR(set, set_hca_cap_in, capability), 1);
+    h_ok(h, set);
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_ATOMIC, atomic_caps,
+                                  atomic_req_8B_endianness_mode), ==, 1);
+    /* the zeroed rest did not clear what the device can do */
+    g_assert_cmphex(MLX5_CAP_GET(h->fw, MLX5_CAP_ATOMIC, atomic_caps, atomic_operations), ==, 0x3);
+    PRM_SET(atomic_caps, atomic_req_8B_endianness_mode,
+            IN_PTR(bad, set_hca_cap_in, capability), 2);
+    h_fail(h, bad, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
 }
 
 /* A feature the device does not have cannot be switched on. */
@@ -651,6 +681,7 @@ int main(int argc, char **argv)
     g_test_add_func("/hca/query-hca-cap-bad-input", test_query_hca_cap_bad_input);
     g_test_add_func("/hca/set-hca-cap-changes-current-only", test_set_hca_cap_changes_current_only);
     g_test_add_func("/hca/set-hca-cap-bad-type", test_set_hca_cap_bad_type);
+    g_test_add_func("/hca/atomic-caps", test_atomic_caps);
     g_test_add_func("/hca/set-hca-cap-unsupported-feature", test_set_hca_cap_unsupported_feature);
     h_add_isolated("/hca/set-hca-cap-cannot-raise-limits", test_set_hca_cap_cannot_raise_limits, 30);
     g_test_add_func("/hca/query-adapter", test_query_adapter);

@@ -517,8 +517,14 @@ static void test_qp_send_gives_error_cqe(void)
     cqe = expect_cqe(e, MLX5_CQE_REQ_ERR, 0, qp.num);
     g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
     g_assert_cmpuint(h_nerrors(e->h), >, 0);
-    /* The send queue stopped: a NOP after it does not run. */
+    /* The send queue stopped: a NOP posted after it does not run, it is
+     * flushed (IBA 10.3.1: a QP in ERR completes WQEs with flush errors). */
     post(e, &qp, MLX5_OPCODE_NOP, 1);
+    cqe = h_cq_next(e->h, &e->scq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ_ERR);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 1);
     g_assert_null(h_cq_next(e->h, &e->scq));
 }
 

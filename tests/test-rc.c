@@ -19,6 +19,7 @@ typedef struct Env {
     uint32_t key;               /* one key over all RAM: local and remote rights */
     uint32_t b_rq_pc;
     unsigned fed;               /* frames already fed back */
+    uint8_t retry, rnr_retry, timeout;  /* qpc retry_count, rnr_retry, ack_timeout */
 } Env;
 
 static void set_gid(Harness *h)
@@ -49,6 +50,13 @@ static void connect_qp(Env *e, uint32_t qpn, uint32_t remote, uint32_t psn)
         uint8_t *rgid = PRM_PTR(ads, rgid_rip, ap);
 
         PRM_SET(qpc, rwe, qpc, 1);
+        PRM_SET(qpc, rre, qpc, 1);
+        PRM_SET(qpc, rae, qpc, 1);
+        PRM_SET(qpc, log_sra_max, qpc, 2);
+        PRM_SET(qpc, retry_count, qpc, e->retry);
+        PRM_SET(qpc, rnr_retry, qpc, e->rnr_retry);
+        PRM_SET(qpc, min_rnr_nak, qpc, 1);         /* 0.01 ms */
+        PRM_SET(ads, ack_timeout, ap, e->timeout);
         PRM_SET(qpc, mtu, qpc, 3);                  /* 1024 */
         PRM_SET(qpc, remote_qpn, qpc, remote);
         PRM_SET(qpc, next_rcv_psn, qpc, psn);
@@ -73,6 +81,7 @@ static uint32_t all_rights_key(Harness *h)
     PRM_SET(mkc, lw, mkc, 1);
     PRM_SET(mkc, rr, mkc, 1);
     PRM_SET(mkc, rw, mkc, 1);
+    PRM_SET(mkc, a, mkc, 1);
     PRM_SET(mkc, pd, mkc, h->pd);
     PRM_SET(mkc, mkey_7_0, mkc, 0x5a);
     PRM_SET(mkc, start_addr, mkc, GUEST_BASE);
@@ -81,10 +90,15 @@ static uint32_t all_rights_key(Harness *h)
     return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x5a;
 }
 
-static Env *env_new(uint32_t psn)
+/* retry and rnr_retry: the QPs' budgets; timeout: ack_timeout (14: 67 ms) */
+static Env *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry)
 {
     Env *e = g_new0(Env, 1);
     Harness *h = e->h = h_new();
+
+    e->retry = retry;
+    e->rnr_retry = rnr_retry;
+    e->timeout = 14;
 
     h_bringup(h);
     h_port_up(h);
@@ -97,6 +111,11 @@ static Env *env_new(uint32_t psn)
     connect_qp(e, e->a.num, e->b.num, psn);
     connect_qp(e, e->b.num, e->a.num, psn);
     return e;
+}
+
+static Env *env_new(uint32_t psn)
+{
+    return env_new_retry(psn, 0, 0);
 }
 
 static void env_free(Env *e)
@@ -299,8 +318,273 @@ static void test_rc_outstanding_bounded(void)
     for (int i = 0; i < 40; i++) {
         post_send(e, 0x0a, 8, 0);
     }
-    g_assert_cmpuint(qp->qp->rc.sent->len, <=, 1u << e->a.log_size);
+    g_assert_cmpuint(qp->qp->rc.wqes->len, <=, 1u << e->a.log_size);
     g_assert_cmpuint(h_nerrors(e->h), >=, 1);
+}
+
+
+static void feed_one(Env *e)
+{
+    gsize len;
+    const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->fed++), &len);
+
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+}
+
+/* Let the device's timer fire (ack or RNR timer), then carry what it sent. */
+static void fire_timer(Env *e)
+{
+    g_assert_cmpuint(e->h->timer_ns, !=, UINT64_MAX);
+    e->h->clock_ns = MAX(e->h->clock_ns, e->h->timer_ns);
+    mlx5_dev_timer(&e->h->dev);
+}
+
+static const uint8_t *expect_req(Env *e, uint8_t op, uint8_t syndrome)
+{
+    const uint8_t *cqe = h_cq_next(e->h, &e->scq);
+
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, syndrome ? 0xd : 0x0);
+    g_assert_cmphex(cqe[0x37], ==, syndrome);
+    g_assert_cmphex(prm_be32(cqe + 0x38), ==, (uint32_t)op << 24 | e->a.num);
+    return cqe;
+}
+
+/* RDMA READ of 3000 bytes at MTU 1024: one request, three responses
+ * (FIRST, MIDDLE, LAST) scattered into the requester's buffer; the
+ * requester CQE carries the READ opcode and the byte count. */
+static void test_rc_read(void)
+{
+    g_autoptr(Env) e = env_new(0xfffffe);            /* across the PSN wrap */
+    uint8_t *src = h_gpa(e->h, B_BUF + 64);
+
+    for (int i = 0; i < 3000; i++) {
+        src[i] = (uint8_t)(i * 13 + 1);
+    }
+    post_send(e, 0x10, 3000, B_BUF + 64);
+    g_assert_cmpuint(e->h->frames->len, ==, 1);
+    wire(e, false);
+    g_assert_cmpuint(e->h->frames->len, ==, 4);
+    wire(e, false);
+    g_assert_cmpmem(h_gpa(e->h, A_BUF), 3000, src, 3000);
+    g_assert_cmpuint(prm_be32(expect_req(e, 0x10, 0) + 0x2c), ==, 3000);
+}
+
+/* An atomic WQE: ctrl, remote address, atomic segment, 8-byte result. */
+static void post_atomic(Env *e, uint8_t opcode, uint64_t raddr, uint64_t swap_add, uint64_t cmp)
+{
+    uint8_t *w = h_sq_wqe(e->h, &e->a, opcode, 4, 0x08);
+
+    prm_put_be64(w + 16, raddr);
+    prm_put_be32(w + 24, e->key);
+    prm_put_be64(w + 32, swap_add);
+    prm_put_be64(w + 40, cmp);
+    prm_put_be32(w + 48, 8);
+    prm_put_be32(w + 52, e->key);
+    prm_put_be64(w + 56, A_BUF);
+    h_sq_ring(e->h, &e->a);
+}
+
+static uint64_t le64_at(Env *e, uint64_t gpa)
+{
+    return prm_le64(h_gpa(e->h, gpa));
+}
+
+/* Fetch-and-add and compare-and-swap (IBA 9.4.5) on a little-endian
+ * 8-byte word: the old value comes back into the requester's buffer. */
+static void test_rc_atomics(void)
+{
+    g_autoptr(Env) e = env_new(3);
+
+    prm_put_le64(h_gpa(e->h, B_BUF), 40);
+    post_atomic(e, 0x12, B_BUF, 2, 0);               /* FAA +2 */
+    wire(e, false);
+    wire(e, false);
+    g_assert_cmpuint(le64_at(e, B_BUF), ==, 42);
+    g_assert_cmpuint(le64_at(e, A_BUF), ==, 40);
+    g_assert_cmpuint(prm_be32(expect_req(e, 0x12, 0) + 0x2c), ==, 8);
+    post_atomic(e, 0x11, B_BUF, 7, 41);              /* CAS 41 -> 7: no match */
+    wire(e, false);
+    wire(e, false);
+    g_assert_cmpuint(le64_at(e, B_BUF), ==, 42);
+    g_assert_cmpuint(le64_at(e, A_BUF), ==, 42);
+    post_atomic(e, 0x11, B_BUF, 7, 42);              /* CAS 42 -> 7 */
+    wire(e, false);
+    wire(e, false);
+    g_assert_cmpuint(le64_at(e, B_BUF), ==, 7);
+    expect_req(e, 0x11, 0);
+    expect_req(e, 0x11, 0);
+}
+
+/* A duplicate atomic is answered from the kept result, not executed
+ * again; a duplicate READ is read again (IBA 9.7.5.1.4). */
+static void test_rc_rd_atomic_replay(void)
+{
+    g_autoptr(Env) e = env_new(11);
+    g_autoptr(GBytes) req = NULL;
+    gsize len;
+    const uint8_t *f;
+
+    prm_put_le64(h_gpa(e->h, B_BUF), 100);
+    post_atomic(e, 0x12, B_BUF, 1, 0);
+    req = g_bytes_ref(g_ptr_array_index(e->h->frames, 0));
+    wire(e, false);                                  /* executed: 101 */
+    f = g_bytes_get_data(req, &len);
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+    g_assert_cmpuint(le64_at(e, B_BUF), ==, 101);    /* not 102 */
+    wire(e, false);                                  /* two atomic ACKs, same value */
+    g_assert_cmpuint(le64_at(e, A_BUF), ==, 100);
+    expect_req(e, 0x12, 0);
+    g_assert_null(h_cq_next(e->h, &e->scq));         /* the second is a duplicate */
+}
+
+/* A lost packet: the responder's sequence NAK makes the requester go back
+ * and resend; the message arrives whole, once. */
+static void test_rc_seq_nak_resend(void)
+{
+    g_autoptr(Env) e = env_new_retry(50, 3, 0);
+
+    fill(e, 3000);
+    post_recv(e, 0, 4096);
+    post_send(e, 0x0a, 3000, 0);
+    wire(e, true);                                   /* FIRST lost: NAK */
+    wire(e, false);                                  /* resend, ACK */
+    wire(e, false);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF), 3000, h_gpa(e->h, A_BUF), 3000);
+    g_assert_nonnull(h_cq_next(e->h, &e->rcq));
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    expect_req(e, 0x0a, 0);
+}
+
+/* A lost ACK: the ack timer (ack_timeout 14: 67 ms) resends; the
+ * responder sees a duplicate and ACKs again. */
+static void test_rc_ack_timeout_resend(void)
+{
+    g_autoptr(Env) e = env_new_retry(60, 3, 0);
+    uint64_t t0 = e->h->clock_ns;
+
+    fill(e, 100);
+    post_recv(e, 0, 4096);
+    post_send(e, 0x0a, 100, 0);
+    g_assert_cmpuint(e->h->timer_ns - t0, ==, 4096ull << 14);
+    feed_one(e);                                     /* delivered; the ACK ... */
+    e->fed = e->h->frames->len;                      /* ... is lost */
+    g_assert_null(h_cq_next(e->h, &e->scq));
+    fire_timer(e);
+    wire(e, false);
+    wire(e, false);
+    expect_req(e, 0x0a, 0);
+    g_assert_nonnull(h_cq_next(e->h, &e->rcq));
+    g_assert_null(h_cq_next(e->h, &e->rcq));         /* once */
+}
+
+/* The peer is gone: retry_count resends, then RETRY_EXC_ERR for the WQE
+ * and a flush for the one behind it. */
+static void test_rc_retry_exhausted(void)
+{
+    g_autoptr(Env) e = env_new_retry(70, 2, 0);
+    unsigned sent;
+
+    fill(e, 100);
+    post_send(e, 0x0a, 100, 0);
+    post_send(e, 0x08, 100, B_BUF);
+    sent = e->h->frames->len;
+    for (int i = 0; i < 2; i++) {
+        fire_timer(e);
+        g_assert_cmpuint(e->h->frames->len, ==, sent + 2 * (i + 1));
+        g_assert_null(h_cq_next(e->h, &e->scq));
+    }
+    fire_timer(e);
+    expect_req(e, 0x0a, 0x15);
+    expect_req(e, 0x08, 0x05);
+    g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
+}
+
+/* No receive WQE: an RNR NAK; after the RNR timer the requester resends,
+ * and once a receive is posted the SEND completes. */
+static void test_rc_rnr_retry(void)
+{
+    g_autoptr(Env) e = env_new_retry(80, 0, 3);
+
+    fill(e, 100);
+    post_send(e, 0x0a, 100, 0);
+    wire(e, false);                                  /* RNR NAK */
+    wire(e, false);
+    g_assert_null(h_cq_next(e->h, &e->scq));
+    post_recv(e, 0, 4096);
+    fire_timer(e);
+    wire(e, false);
+    wire(e, false);
+    expect_req(e, 0x0a, 0);
+    g_assert_nonnull(h_cq_next(e->h, &e->rcq));
+}
+
+/* MODIFY_QP to ERR flushes the posted receive WQEs (IBA 10.3.1). */
+static void test_rc_flush_on_error(void)
+{
+    g_autoptr(Env) e = env_new(90);
+    const uint8_t *cqe;
+
+    post_recv(e, 0, 64);
+    post_recv(e, 64, 64);
+    g_assert_cmphex(h_modify_qp(e->h, OP_2ERR_QP, e->b.num), ==, MLX5_CMD_STAT_OK);
+    for (int i = 0; i < 2; i++) {
+        cqe = h_cq_next(e->h, &e->rcq);
+        g_assert_nonnull(cqe);
+        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xe);
+        g_assert_cmphex(cqe[0x37], ==, 0x05);
+    }
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+}
+
+/* Bad requests get the IBA's answer: a misaligned atomic an invalid
+ * request NAK, a READ without the remote read right a remote access NAK,
+ * an atomic of 4 bytes a local length error; responses and ACKs that
+ * match nothing sent are dropped. */
+static void test_rc_rd_atomic_bad_input(void)
+{
+    {
+        g_autoptr(Env) e = env_new(1);
+        post_atomic(e, 0x12, B_BUF + 4, 1, 0);
+        wire(e, false);
+        wire(e, false);
+        expect_req(e, 0x12, 0x12);                   /* REMOTE_INVAL_REQ */
+    }
+    {
+        g_autoptr(Env) e = env_new(1);
+        post_send_rkey(e, 0x10, 64, B_BUF, e->key ^ 0x80);
+        wire(e, false);
+        wire(e, false);
+        expect_req(e, 0x10, 0x13);                   /* REMOTE_ACCESS */
+    }
+    {
+        g_autoptr(Env) e = env_new(1);
+        uint8_t *w = h_sq_wqe(e->h, &e->a, 0x12, 4, 0x08);
+        prm_put_be64(w + 16, B_BUF);
+        prm_put_be32(w + 24, e->key);
+        prm_put_be32(w + 48, 4);
+        prm_put_be32(w + 52, e->key);
+        prm_put_be64(w + 56, A_BUF);
+        h_sq_ring(e->h, &e->a);
+        expect_req(e, 0x12, 0x01);                   /* LOCAL_LENGTH */
+        g_assert_cmpuint(e->h->frames->len, ==, 0);
+    }
+    {
+        g_autoptr(Env) e = env_new(1);
+        g_autofree uint8_t *f = NULL;
+        gsize len;
+
+        post_send(e, 0x10, 64, B_BUF);
+        feed_one(e);                                 /* the response is sent ... */
+        const void *sent = g_bytes_get_data(g_ptr_array_index(e->h->frames, 1), &len);
+        f = g_memdup2(sent, len);
+        f[len - 4 - 64 - 4 - 12 + 11] ^= 0x10;       /* ... with another PSN */
+        g_assert_true(mlx5_roce_seal(f, len));
+        g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+        g_assert_null(h_cq_next(e->h, &e->scq));     /* not taken */
+        wire(e, false);
+        expect_req(e, 0x10, 0);
+    }
 }
 
 int main(int argc, char **argv)
@@ -312,5 +596,14 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/duplicate", test_rc_duplicate);
     g_test_add_func("/rc/bad-frames", test_rc_bad_frames);
     g_test_add_func("/rc/outstanding-bounded", test_rc_outstanding_bounded);
+    g_test_add_func("/rc/read", test_rc_read);
+    g_test_add_func("/rc/atomics", test_rc_atomics);
+    g_test_add_func("/rc/rd-atomic-replay", test_rc_rd_atomic_replay);
+    g_test_add_func("/rc/seq-nak-resend", test_rc_seq_nak_resend);
+    g_test_add_func("/rc/ack-timeout-resend", test_rc_ack_timeout_resend);
+    g_test_add_func("/rc/retry-exhausted", test_rc_retry_exhausted);
+    g_test_add_func("/rc/rnr-retry", test_rc_rnr_retry);
+    g_test_add_func("/rc/flush-on-error", test_rc_flush_on_error);
+    g_test_add_func("/rc/rd-atomic-bad-input", test_rc_rd_atomic_bad_input);
     return g_test_run();
 }

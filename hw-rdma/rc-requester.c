@@ -1,0 +1,321 @@
+/*
+ * RC requester (see rc.c): send WQEs become request packets.
+ */
+#include <string.h>
+
+#include "rc.h"
+
+/* The IBTA's ack timer is 4.096 us * 2^ack_timeout (IBA 9.7.6.1.3; 0:
+ * infinite).  A TCG guest stalls for milliseconds, so shorter timers would
+ * only resend what is on its way: the device waits at least this long. */
+#define RC_MIN_ACK_TIMEOUT_NS (8 * 1000 * 1000ull)
+
+bool mlx5_rc_is_rd_atomic(uint8_t opcode)
+{
+    return opcode == MLX5_OPCODE_ATOMIC_CS || opcode == MLX5_OPCODE_ATOMIC_FA;
+}
+
+static bool is_read_or_atomic(uint8_t opcode)
+{
+    return opcode == MLX5_OPCODE_RDMA_READ || mlx5_rc_is_rd_atomic(opcode);
+}
+
+/* Segments before the data segments: ctrl, then the remote address for
+ * RDMA, then the atomic segment. */
+static unsigned first_data_seg(uint8_t opcode)
+{
+    switch (opcode) {
+    case MLX5_OPCODE_SEND:
+    case MLX5_OPCODE_SEND_IMM:
+        return 1;
+    case MLX5_OPCODE_RDMA_WRITE:
+    case MLX5_OPCODE_RDMA_WRITE_IMM:
+    case MLX5_OPCODE_RDMA_READ:
+        return 2;
+    case MLX5_OPCODE_ATOMIC_CS:
+    case MLX5_OPCODE_ATOMIC_FA:
+        return 3;
+    default:
+        return 0;                       /* not an RC operation we execute */
+    }
+}
+
+unsigned mlx5_rc_npkts(const Mlx5RcWqe *r, uint32_t mtu)
+{
+    if (mlx5_rc_is_rd_atomic(r->opcode) || r->len == 0) {
+        return 1;
+    }
+    return (r->len + mtu - 1) / mtu;
+}
+
+/* Walk the data segments (IBA 10.7.2.1 scatter/gather list): the message
+ * length, and checks that inline data stays inside the WQE.  0 or the
+ * error CQE syndrome. */
+static uint8_t wqe_msg_len(const Mlx5RcWqe *r, uint64_t *len)
+{
+    *len = 0;
+    for (unsigned s = first_data_seg(r->opcode); s < r->ds; s++) {
+        const uint8_t *seg = r->wqe + s * MLX5_DS_BYTES;
+        uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT);
+
+        if (bc & 0x80000000u) {                         /* MLX5_INLINE_SEG */
+            uint32_t n = bc & 0x3ff;
+            if (r->opcode == MLX5_OPCODE_RDMA_READ || mlx5_rc_is_rd_atomic(r->opcode) ||
+                4 + n > (r->ds - s) * MLX5_DS_BYTES) {
+                return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+            }
+            *len += n;
+            s += (4 + n - 1) / MLX5_DS_BYTES;
+            continue;
+        }
+        *len += bc;
+    }
+    return 0;
+}
+
+/* Copy bytes [off, off + n) of the message between `buf` and the WQE's
+ * data segments: gather (write false) or scatter (read responses). */
+bool mlx5_rc_wqe_sgl(const Mlx5RcWqe *r, uint32_t off, uint8_t *buf, uint32_t n,
+                     Mlx5Fw *fw, const Mlx5Wq *w, bool write)
+{
+    for (unsigned s = first_data_seg(r->opcode); s < r->ds && n; s++) {
+        const uint8_t *seg = r->wqe + s * MLX5_DS_BYTES;
+        uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT), k;
+
+        if (bc & 0x80000000u) {
+            uint32_t il = bc & 0x3ff;
+            if (off < il) {
+                k = MIN(il - off, n);
+                memcpy(buf, seg + 4 + off, k);
+                buf += k;
+                n -= k;
+                off = 0;
+            } else {
+                off -= il;
+            }
+            s += (4 + il - 1) / MLX5_DS_BYTES;
+            continue;
+        }
+        if (off >= bc) {
+            off -= bc;
+            continue;
+        }
+        k = MIN(bc - off, n);
+        if (mlx5_mkey_dma(fw, prm_be32(seg + WQE_DATA_LKEY), w->pd,
+                          prm_be64(seg + WQE_DATA_ADDR) + off, buf, k,
+                          write ? MLX5_MKEY_LOCAL_WRITE : MLX5_MKEY_LOCAL_READ) != MLX5_MKEY_OK) {
+            return false;
+        }
+        buf += k;
+        n -= k;
+        off = 0;
+    }
+    return n == 0;
+}
+
+/* BTH opcodes for the packets of a message: FIRST, MIDDLE, LAST or ONLY. */
+static uint8_t pkt_opcode(uint8_t wqe_op, bool first, bool last)
+{
+    bool imm = wqe_op == MLX5_OPCODE_SEND_IMM || wqe_op == MLX5_OPCODE_RDMA_WRITE_IMM;
+
+    if (wqe_op == MLX5_OPCODE_SEND || wqe_op == MLX5_OPCODE_SEND_IMM) {
+        return first && last ? (imm ? MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE : MLX5_ROCE_SEND_ONLY)
+             : first ? MLX5_ROCE_SEND_FIRST
+             : last ? (imm ? MLX5_ROCE_SEND_LAST_WITH_IMMEDIATE : MLX5_ROCE_SEND_LAST)
+             : MLX5_ROCE_SEND_MIDDLE;
+    }
+    return first && last ? (imm ? MLX5_ROCE_RDMA_WRITE_ONLY_WITH_IMMEDIATE
+                                : MLX5_ROCE_RDMA_WRITE_ONLY)
+         : first ? MLX5_ROCE_RDMA_WRITE_FIRST
+         : last ? (imm ? MLX5_ROCE_RDMA_WRITE_LAST_WITH_IMMEDIATE : MLX5_ROCE_RDMA_WRITE_LAST)
+         : MLX5_ROCE_RDMA_WRITE_MIDDLE;
+}
+
+/* SEND / RDMA WRITE packets from `from` on. */
+static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r, uint32_t from,
+                         Mlx5RocePkt *p, uint32_t mtu)
+{
+    const uint8_t *raddr = r->wqe + MLX5_DS_BYTES;
+    bool rdma = r->opcode == MLX5_OPCODE_RDMA_WRITE || r->opcode == MLX5_OPCODE_RDMA_WRITE_IMM;
+    unsigned n = mlx5_rc_npkts(r, mtu);
+    uint8_t buf[4096];
+
+    for (unsigned i = (unsigned)psn_diff(from, r->first_psn); i < n; i++) {
+        uint32_t off = i * mtu, len = MIN(mtu, r->len - off);
+        bool first = i == 0, last = i == n - 1;
+
+        if (!mlx5_rc_wqe_sgl(r, off, buf, len, fw, w, false)) {
+            return false;
+        }
+        p->opcode = MLX5_ROCE_RC | pkt_opcode(r->opcode, first, last);
+        p->psn = psn_add(r->first_psn, i);
+        p->ackreq = last;
+        p->se = last && r->solicited;
+        p->imm_data = prm_be32(r->wqe + WQE_CTRL_IMM);
+        if (rdma && first) {
+            p->reth.va = prm_be64(raddr + WQE_RADDR_VA);
+            p->reth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
+            p->reth.dma_len = r->len;
+        }
+        mlx5_rc_send_frame(fw, w, p, buf, len);
+    }
+    return true;
+}
+
+/* A READ request for the responses from `from` on (IBA 9.4.4: a resent
+ * READ asks for the rest of the data only), or an atomic request. */
+static void send_rd_atomic(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r, uint32_t from,
+                           Mlx5RocePkt *p, uint32_t mtu)
+{
+    const uint8_t *raddr = r->wqe + MLX5_DS_BYTES;
+    const uint8_t *aseg = r->wqe + 2 * MLX5_DS_BYTES;
+    uint32_t skip = (uint32_t)psn_diff(from, r->first_psn) * mtu;
+
+    p->psn = from;
+    p->ackreq = true;
+    if (r->opcode == MLX5_OPCODE_RDMA_READ) {
+        p->opcode = MLX5_ROCE_RC | MLX5_ROCE_RDMA_READ_REQUEST;
+        p->reth.va = prm_be64(raddr + WQE_RADDR_VA) + skip;
+        p->reth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
+        p->reth.dma_len = r->len - MIN(skip, r->len);
+    } else {
+        p->opcode = MLX5_ROCE_RC | (r->opcode == MLX5_OPCODE_ATOMIC_CS ? MLX5_ROCE_COMPARE_SWAP
+                                                                       : MLX5_ROCE_FETCH_ADD);
+        p->atomic_eth.va = prm_be64(raddr + WQE_RADDR_VA);
+        p->atomic_eth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
+        p->atomic_eth.swap_add = prm_be64(aseg + WQE_ATOMIC_SWAP_ADD);
+        p->atomic_eth.compare = prm_be64(aseg + WQE_ATOMIC_COMPARE);
+    }
+    mlx5_rc_send_frame(fw, w, p, NULL, 0);
+}
+
+/* Send WQE r's packets from PSN `from`; false if its gather failed (it
+ * has then been failed, and the QP is in ERR). */
+static bool transmit(Mlx5Fw *fw, Mlx5Wq *w, guint i, uint32_t from)
+{
+    Mlx5RcWqe *r = &g_array_index(w->qp->rc.wqes, Mlx5RcWqe, i);
+    uint32_t mtu = mlx5_rc_mtu(w);
+    Mlx5RocePkt p;
+
+    if (!mlx5_rc_pkt_init(fw, w, &p)) {
+        mlx5_guest_error(fw, "QP 0x%x: address path names no valid GID", w->num);
+        mlx5_rc_fail(fw, w, i, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+        return false;
+    }
+    r->started = true;
+    if (is_read_or_atomic(r->opcode)) {
+        send_rd_atomic(fw, w, r, from, &p, mtu);
+        return true;
+    }
+    if (!send_message(fw, w, r, from, &p, mtu)) {
+        mlx5_rc_fail(fw, w, i, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+        return false;
+    }
+    return true;
+}
+
+void mlx5_rc_ack_timer_start(Mlx5Fw *fw, Mlx5Wq *w)
+{
+    unsigned t = PRM_GET(ads, ack_timeout, PRM_PTR(qpc, primary_address_path, w->qp->qpc));
+
+    if (t) {
+        mlx5_rc_timer_start(fw, w, MLX5_RC_TIMER_ACK,
+                            MAX(4096ull << t, RC_MIN_ACK_TIMEOUT_NS));
+    }
+}
+
+/* Start the WQEs not yet started, in order; a READ or atomic waits while
+ * 2^log_sra_max of them are outstanding (the responder keeps no more). */
+void mlx5_rc_requester_run(Mlx5Fw *fw, Mlx5Wq *w)
+{
+    GArray *wqes = w->qp->rc.wqes;
+    unsigned limit = MIN(1u << PRM_GET(qpc, log_sra_max, w->qp->qpc), MLX5_RC_MAX_RD_ATOMIC);
+    unsigned rd_atomic = 0;
+    bool sent = false;
+
+    for (guint i = 0; i < wqes->len && w->state == MLX5_QP_STATE_RTS; i++) {
+        Mlx5RcWqe *r = &g_array_index(wqes, Mlx5RcWqe, i);
+        bool ra = is_read_or_atomic(r->opcode);
+
+        if (!r->started) {
+            if (ra && rd_atomic >= limit) {
+                break;
+            }
+            if (!transmit(fw, w, i, r->first_psn)) {
+                return;
+            }
+            sent = true;
+        }
+        rd_atomic += ra;
+    }
+    if (sent && w->qp->rc.timer == MLX5_RC_TIMER_OFF) {
+        mlx5_rc_ack_timer_start(fw, w);
+    }
+}
+
+/* Go back N (IBA 9.7.4.1.4): resend every started WQE from PSN `from`. */
+void mlx5_rc_requester_resend(Mlx5Fw *fw, Mlx5Wq *w, uint32_t from)
+{
+    GArray *wqes = w->qp->rc.wqes;
+
+    mlx5emu_trace_rc_retransmit(w->num, from);
+    for (guint i = 0; i < wqes->len && w->state == MLX5_QP_STATE_RTS; i++) {
+        Mlx5RcWqe *r = &g_array_index(wqes, Mlx5RcWqe, i);
+
+        if (!r->started) {
+            break;
+        }
+        if (psn_before(r->last_psn, from)) {
+            continue;
+        }
+        if (!transmit(fw, w, i, psn_before(from, r->first_psn) ? r->first_psn : from)) {
+            return;
+        }
+    }
+    mlx5_rc_ack_timer_start(fw, w);
+}
+
+/* A send WQE of an RC QP (sq.c): checked, copied, given its PSNs and
+ * started when its turn comes.  0, or the syndrome it fails with now
+ * (sq.c writes that CQE; nothing of it has gone out). */
+uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
+                     uint8_t opcode, unsigned ds, uint8_t fm_ce_se)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+    uint32_t mtu = mlx5_rc_mtu(w);
+    uint64_t len;
+    uint8_t syndrome;
+    Mlx5RcWqe r = {
+        .ds = (uint8_t)ds, .opcode = opcode, .wqe_index = index,
+        .signaled = fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE,
+        .solicited = fm_ce_se & MLX5_WQE_CTRL_SOLICITED,
+        .wqe = (uint8_t *)wqe,
+    };
+
+    if (!first_data_seg(opcode) || !mtu || ds < first_data_seg(opcode)) {
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    syndrome = wqe_msg_len(&r, &len);
+    if (syndrome) {
+        return syndrome;
+    }
+    if (len > mlx5_rc_max_msg(fw, w) ||
+        (mlx5_rc_is_rd_atomic(opcode) && len != 8)) {
+        return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+    }
+    r.len = (uint32_t)len;
+    r.wqe = g_memdup2(wqe, ds * MLX5_DS_BYTES);
+    r.first_psn = rc->sq_psn;
+    r.last_psn = psn_add(rc->sq_psn, mlx5_rc_npkts(&r, mtu) - 1);
+    rc->sq_psn = psn_add(r.last_psn, 1);
+    /* More WQEs outstanding than the send queue has slots: the driver
+     * reused a slot it was never given back (undefined); the oldest goes,
+     * so a guest cannot grow this without bound. */
+    if (rc->wqes->len >= (1u << w->qp->sq.ring.log_size)) {
+        mlx5_guest_error(fw, "QP 0x%x: more sends outstanding than send queue slots", w->num);
+        g_array_remove_index(rc->wqes, 0);
+    }
+    g_array_append_val(rc->wqes, r);
+    mlx5_rc_requester_run(fw, w);
+    return 0;
+}

@@ -1,0 +1,364 @@
+/*
+ * RC responder (see rc.c): requests with the expected PSN execute; the
+ * answer is an ACK, a NAK, read responses or an atomic acknowledge.
+ */
+#include <string.h>
+
+#include "rc.h"
+
+static void send_ack(Mlx5Fw *fw, Mlx5Wq *w, uint32_t psn, uint8_t syndrome)
+{
+    Mlx5RocePkt p;
+
+    if (!mlx5_rc_pkt_init(fw, w, &p)) {
+        return;
+    }
+    p.opcode = MLX5_ROCE_RC | MLX5_ROCE_ACKNOWLEDGE;
+    p.psn = psn & PSN_MASK;
+    p.aeth.syndrome = syndrome;
+    p.aeth.msn = w->qp->rc.msn & PSN_MASK;
+    if ((syndrome & AETH_KIND_MASK) != AETH_KIND_ACK) {
+        mlx5emu_trace_rc_nak_sent(w->num, psn, syndrome);
+    }
+    mlx5_rc_send_frame(fw, w, &p, NULL, 0);
+}
+
+/* The next receive WQE of the QP's RQ: its ring address, or 0 if none is
+ * posted (the counter is at the doorbell record, +0). */
+static uint64_t rq_wqe(Mlx5Fw *fw, Mlx5Wq *w)
+{
+    uint8_t dbr[4];
+    uint64_t addr;
+
+    if (!w->ring.npas || mlx5_dma_read(fw, w->dbr_addr, dbr, 4) ||
+        (uint16_t)(prm_be32(dbr) - w->hw_counter) == 0 ||
+        !mlx5_ring_entry_addr(&w->ring, w->hw_counter, &addr)) {
+        return 0;
+    }
+    return addr;
+}
+
+typedef enum { SCATTER_OK, SCATTER_LENGTH, SCATTER_PROT } ScatterStatus;
+
+/* Place payload at byte `off` of the message through the WQE's scatter list. */
+static ScatterStatus rq_scatter(Mlx5Fw *fw, Mlx5Wq *w, uint64_t wqe, uint32_t off,
+                                const uint8_t *data, size_t len)
+{
+    unsigned nseg = (1u << w->ring.log_stride) / 16;
+
+    for (unsigned i = 0; i < nseg && len; i++) {
+        uint8_t ds[16];
+        uint32_t bc, n;
+
+        if (mlx5_dma_read(fw, wqe + 16 * i, ds, 16)) {
+            return SCATTER_PROT;
+        }
+        bc = prm_be32(ds);
+        if (prm_be32(ds + 4) == 0x100 || bc == 0) {     /* MLX5_INVALID_LKEY ends the list */
+            break;
+        }
+        if (off >= bc) {
+            off -= bc;
+            continue;
+        }
+        n = (uint32_t)MIN((size_t)(bc - off), len);
+        if (mlx5_mkey_dma(fw, prm_be32(ds + 4), w->pd, prm_be64(ds + 8) + off,
+                          (void *)data, n, MLX5_MKEY_LOCAL_WRITE) != MLX5_MKEY_OK) {
+            return SCATTER_PROT;
+        }
+        data += n;
+        len -= n;
+        off = 0;
+    }
+    return len == 0 ? SCATTER_OK : SCATTER_LENGTH;
+}
+
+static void resp_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, uint8_t op,
+                     uint32_t bytes, uint8_t syndrome)
+{
+    Mlx5Cq *cq = mlx5_table_get(&fw->cq, w->cqn);
+    uint8_t cqe[64] = { 0 };
+
+    if (!cq) {
+        return;
+    }
+    prm_put_be32(cqe + CQE_BYTE_CNT, bytes);
+    prm_put_be32(cqe + CQE_IMMEDIATE, p->imm_data);
+    prm_put_be32(cqe + CQE_SOP_DROP_QPN, w->num);
+    prm_put_be32(cqe + CQE_FLAGS_RQPN, PRM_GET(qpc, remote_qpn, w->qp->qpc));
+    prm_put_be32(cqe + CQE_SRQN, w->user_index);
+    prm_put_be16(cqe + CQE_WQE_COUNTER, (uint16_t)w->hw_counter);
+    cqe[CQE_OP_OWN] = op << 4;
+    cqe[CQE_ERR_SYNDROME] = syndrome;
+    mlx5_cq_post(fw, cq, cqe, p->se);
+}
+
+/* SEND and RDMA WRITE packets (IBA 9.7.5.1.1-2); the AETH syndrome to
+ * answer with (AETH_ACK: all is well). */
+static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
+                             const Mlx5RoceOpcode *op)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+    uint8_t code = p->opcode & 0x1f;
+    bool send = code <= MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE;
+    bool imm = op->hdrs & MLX5_ROCE_HDR_IMMDT;
+    bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
+    uint64_t wqe = 0;
+    ScatterStatus st;
+
+    if (first == rc->in_msg) {
+        return AETH_NAK_INVALID_REQ;        /* FIRST inside a message, MIDDLE outside */
+    }
+    if (!send && !PRM_GET(qpc, rwe, w->qp->qpc)) {
+        return AETH_NAK_REMOTE_ACCESS;      /* the QP does not allow remote writes */
+    }
+    if (first) {
+        rc->msg_off = 0;
+        if (op->hdrs & MLX5_ROCE_HDR_RETH) {
+            rc->write_va = p->reth.va;
+            rc->write_rkey = p->reth.rkey;
+        }
+    }
+    if (send || (imm && last)) {
+        wqe = rq_wqe(fw, w);
+        if (!wqe) {
+            return AETH_KIND_RNR | PRM_GET(qpc, min_rnr_nak, w->qp->qpc);
+        }
+    }
+    if (send && (st = rq_scatter(fw, w, wqe, rc->msg_off, p->payload, p->payload_len))) {
+        /* The receive WQE fails locally (IBA 9.9.3.1.1); the requester
+         * learns of an invalid request (too long) or a protection error. */
+        resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, st == SCATTER_LENGTH
+                 ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+        w->hw_counter = (uint16_t)(w->hw_counter + 1);
+        return st == SCATTER_LENGTH ? AETH_NAK_INVALID_REQ : AETH_NAK_REMOTE_ACCESS;
+    }
+    if (!send && p->payload_len &&
+        mlx5_mkey_dma(fw, rc->write_rkey, w->pd, rc->write_va + rc->msg_off, (void *)p->payload,
+                      (uint32_t)p->payload_len, MLX5_MKEY_REMOTE_WRITE) != MLX5_MKEY_OK) {
+        return AETH_NAK_REMOTE_ACCESS;
+    }
+    rc->msg_off += (uint32_t)p->payload_len;
+    rc->in_msg = !last;
+    if (last) {
+        rc->msn++;
+        if (wqe) {
+            resp_cqe(fw, w, p, !send ? MLX5_CQE_RESP_WR_IMM
+                               : imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND,
+                     send ? rc->msg_off : 0, 0);
+            w->hw_counter = (uint16_t)(w->hw_counter + 1);
+        }
+    }
+    return AETH_ACK;
+}
+
+/* Read responses for `res` from PSN `from` on: FIRST (or ONLY) opens
+ * them, the AETH on the first and last carries the MSN (IBA 9.7.5.1.6).
+ * Memory is read now, packet by packet: a replay reads it again. */
+static void read_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res, uint32_t from)
+{
+    uint32_t mtu = mlx5_rc_mtu(w);
+    unsigned n = (unsigned)psn_diff(res->last_psn, res->first_psn) + 1;
+    uint8_t buf[4096];
+    Mlx5RocePkt p;
+
+    if (!mlx5_rc_pkt_init(fw, w, &p)) {
+        return;
+    }
+    p.aeth.syndrome = AETH_ACK;
+    for (unsigned i = (unsigned)psn_diff(from, res->first_psn); i < n; i++) {
+        uint32_t off = i * mtu, len = MIN(mtu, res->len - off);
+        bool first = psn_add(res->first_psn, i) == from, last = i == n - 1;
+
+        if (len && mlx5_mkey_dma(fw, res->rkey, w->pd, res->va + off, buf, len,
+                                 MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK) {
+            mlx5_guest_error(fw, "QP 0x%x: READ source no longer readable", w->num);
+            return;
+        }
+        p.opcode = MLX5_ROCE_RC | (first && last ? MLX5_ROCE_RDMA_READ_RESPONSE_ONLY
+                                   : first ? MLX5_ROCE_RDMA_READ_RESPONSE_FIRST
+                                   : last ? MLX5_ROCE_RDMA_READ_RESPONSE_LAST
+                                   : MLX5_ROCE_RDMA_READ_RESPONSE_MIDDLE);
+        p.psn = psn_add(res->first_psn, i);
+        p.aeth.msn = w->qp->rc.msn & PSN_MASK;
+        mlx5_rc_send_frame(fw, w, &p, buf, len);
+    }
+}
+
+static void atomic_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res)
+{
+    Mlx5RocePkt p;
+
+    if (!mlx5_rc_pkt_init(fw, w, &p)) {
+        return;
+    }
+    p.opcode = MLX5_ROCE_RC | MLX5_ROCE_ATOMIC_ACKNOWLEDGE;
+    p.psn = res->first_psn;
+    p.aeth.syndrome = AETH_ACK;
+    p.aeth.msn = w->qp->rc.msn & PSN_MASK;
+    p.atomic_ack_orig = res->orig;
+    mlx5_rc_send_frame(fw, w, &p, NULL, 0);
+}
+
+static Mlx5RcRes *res_new(Mlx5RcState *rc)
+{
+    Mlx5RcRes *res = &rc->res[rc->res_next++ % MLX5_RC_MAX_RD_ATOMIC];
+
+    memset(res, 0, sizeof(*res));
+    return res;
+}
+
+/* RDMA READ request (IBA 9.7.5.1.3): checked once, answered with
+ * ceil(len / MTU) responses, one PSN each. */
+static uint8_t do_read(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+    uint32_t mtu = mlx5_rc_mtu(w), len = p->reth.dma_len;
+    Mlx5RcRes *res;
+    uint8_t probe;
+
+    if (!PRM_GET(qpc, rre, w->qp->qpc)) {
+        return AETH_NAK_REMOTE_ACCESS;
+    }
+    if (!mtu || len > mlx5_rc_max_msg(fw, w)) {
+        return AETH_NAK_INVALID_REQ;
+    }
+    /* The whole range must be readable: its first and last byte. */
+    if (len && (mlx5_mkey_dma(fw, p->reth.rkey, w->pd, p->reth.va, &probe, 1,
+                              MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK ||
+                mlx5_mkey_dma(fw, p->reth.rkey, w->pd, p->reth.va + len - 1, &probe, 1,
+                              MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK)) {
+        return AETH_NAK_REMOTE_ACCESS;
+    }
+    res = res_new(rc);
+    res->kind = MLX5_RC_RES_READ;
+    res->first_psn = p->psn;
+    res->last_psn = psn_add(p->psn, len ? (len + mtu - 1) / mtu - 1 : 0);
+    res->va = p->reth.va;
+    res->rkey = p->reth.rkey;
+    res->len = len;
+    rc->msn++;
+    rc->epsn = psn_add(res->last_psn, 1);
+    read_respond(fw, w, res, res->first_psn);
+    return AETH_ACK;
+}
+
+/* CmpSwap / FetchAdd (IBA 9.7.5.1.4): executed once, its result kept for
+ * a duplicate. */
+static uint8_t do_atomic(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+    bool cas = (p->opcode & 0x1f) == MLX5_ROCE_COMPARE_SWAP;
+    uint64_t orig;
+    Mlx5RcRes *res;
+
+    if (!PRM_GET(qpc, rae, w->qp->qpc)) {
+        return AETH_NAK_REMOTE_ACCESS;
+    }
+    if (p->atomic_eth.va & 7) {
+        return AETH_NAK_INVALID_REQ;        /* C9-35: naturally aligned */
+    }
+    if (mlx5_mkey_atomic(fw, p->atomic_eth.rkey, w->pd, p->atomic_eth.va, cas,
+                         p->atomic_eth.swap_add, p->atomic_eth.compare, &orig) != MLX5_MKEY_OK) {
+        return AETH_NAK_REMOTE_ACCESS;
+    }
+    res = res_new(rc);
+    res->kind = MLX5_RC_RES_ATOMIC;
+    res->first_psn = res->last_psn = p->psn;
+    res->orig = orig;
+    rc->msn++;
+    rc->epsn = psn_add(p->psn, 1);
+    atomic_respond(fw, w, res);
+    return AETH_ACK;
+}
+
+/* A request with a PSN already executed (IBA 9.7.5.1.4, C9-103): SEND and
+ * WRITE are acknowledged again (the latest PSN) but not redone; READ and
+ * atomics are answered from the kept record; an unknown one is dropped. */
+static void duplicate(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+    uint8_t code = p->opcode & 0x1f;
+
+    mlx5emu_trace_rc_duplicate(w->num, p->psn);
+    if (code != MLX5_ROCE_RDMA_READ_REQUEST && code != MLX5_ROCE_COMPARE_SWAP &&
+        code != MLX5_ROCE_FETCH_ADD) {
+        send_ack(fw, w, psn_add(rc->epsn, PSN_MASK), AETH_ACK);
+        return;
+    }
+    for (unsigned i = 0; i < MLX5_RC_MAX_RD_ATOMIC; i++) {
+        Mlx5RcRes *res = &rc->res[i];
+
+        if (res->kind && !psn_before(p->psn, res->first_psn) &&
+            !psn_before(res->last_psn, p->psn)) {
+            if (res->kind == MLX5_RC_RES_READ) {
+                read_respond(fw, w, res, p->psn);
+            } else {
+                atomic_respond(fw, w, res);
+            }
+            return;
+        }
+    }
+    mlx5emu_trace_rc_rx_drop("duplicate READ/atomic not among the kept ones");
+}
+
+void mlx5_rc_responder(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, const Mlx5RoceOpcode *op)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+    uint8_t code = p->opcode & 0x1f;
+    uint8_t aeth;
+
+    if (p->psn != rc->epsn) {
+        if (psn_before(p->psn, rc->epsn)) {
+            duplicate(fw, w, p);
+        } else if (!rc->nak_sent) {                 /* a gap: ask for a resend once */
+            rc->nak_sent = true;
+            send_ack(fw, w, rc->epsn, AETH_NAK_PSN_SEQ);
+        }
+        return;
+    }
+    if (rc->in_msg && (code == MLX5_ROCE_RDMA_READ_REQUEST || code == MLX5_ROCE_COMPARE_SWAP ||
+                       code == MLX5_ROCE_FETCH_ADD)) {
+        aeth = AETH_NAK_INVALID_REQ;                /* inside a SEND or WRITE */
+    } else if (code == MLX5_ROCE_RDMA_READ_REQUEST) {
+        aeth = do_read(fw, w, p);
+    } else if (code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD) {
+        aeth = do_atomic(fw, w, p);
+    } else if (code <= MLX5_ROCE_RDMA_WRITE_ONLY_WITH_IMMEDIATE) {
+        aeth = do_send_write(fw, w, p, op);
+    } else {
+        aeth = AETH_NAK_INVALID_REQ;                /* SEND with invalidate: not yet */
+    }
+    if ((aeth & AETH_KIND_MASK) == AETH_KIND_RNR) { /* the PSN stays expected */
+        send_ack(fw, w, p->psn, aeth);
+        return;
+    }
+    rc->nak_sent = false;
+    if (aeth != AETH_ACK) {
+        send_ack(fw, w, p->psn, aeth);
+        mlx5_rc_qp_error(fw, w);                    /* the responder's QP fails too */
+        return;
+    }
+    if (code == MLX5_ROCE_RDMA_READ_REQUEST || code == MLX5_ROCE_COMPARE_SWAP ||
+        code == MLX5_ROCE_FETCH_ADD) {
+        return;                                     /* answered, epsn advanced */
+    }
+    rc->epsn = psn_add(rc->epsn, 1);
+    if (p->ackreq) {
+        send_ack(fw, w, p->psn, AETH_ACK);
+    }
+}
+
+/* ERR flushes the posted receive WQEs (rc.c rc_qp_flush); not an SRQ's. */
+unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w)
+{
+    Mlx5RocePkt none = { 0 };
+    unsigned n = 0;
+
+    while (n < (1u << w->ring.log_size) && rq_wqe(fw, w)) {
+        resp_cqe(fw, w, &none, MLX5_CQE_RESP_ERR, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+        w->hw_counter = (uint16_t)(w->hw_counter + 1);
+        n++;
+    }
+    return n;
+}
