@@ -199,6 +199,7 @@ typedef struct Mlx5RcWqe {      /* requester: a send WQE until it completes */
     bool started;               /* its packets have gone out (at least once) */
     uint32_t len;               /* message bytes */
     uint32_t first_psn, last_psn;
+    uint32_t next_psn;          /* the next of its packets to send (last + 1: all sent) */
     uint32_t resp_off;          /* READ: response bytes placed so far */
 } Mlx5RcWqe;
 
@@ -223,6 +224,8 @@ typedef struct Mlx5RcState {
     Mlx5RcTimer timer;
     uint64_t deadline;          /* clock_ns when the timer fires */
     uint32_t rnr_psn;           /* RNR wait: resend from here */
+    bool seq_nak_resent;        /* resent for a sequence NAK at seq_nak_psn, */
+    uint32_t seq_nak_psn;       /* and no progress since */
     /* responder */
     uint32_t epsn, msn;         /* expected PSN, messages completed */
     bool nak_sent;              /* a PSN sequence NAK is outstanding */

@@ -9,9 +9,8 @@
 # driver reloads (modprobe -r removes mlx5_core with mlx5_ib: a new netdev,
 # brought up and addressed again) all of it is back.
 set -u
-fails=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: ${*:2}"; fails=$((fails + 1)); }
+# shellcheck source=guest-tests/check-lib.sh
+. /mlx5emu/guest-tests/check-lib.sh    # fails, pass, fail, dmesg_check
 expect() {  # expect NAME PATTERN TEXT: PASS if TEXT matches the extended regex
     if grep -qE "$2" <<<"$3"; then pass "$1"; else fail "$1" "no /$2/ in: $(head -c 300 <<<"$3" | tr '\n' ' ')"; fi
 }
@@ -42,6 +41,7 @@ check_device() {   # check_device ROUND
     expect "$r/link-layer" "link_layer:[[:space:]]+Ethernet" "$out"
     expect "$r/max_qp" "max_qp:[[:space:]]+[1-9]" "$out"
     expect "$r/max_mr_size" "max_mr_size:[[:space:]]+0x[1-9a-f]" "$out"
+    expect "$r/atomic_cap" "atomic_cap:[[:space:]]+ATOMIC_HCA" "$out"
     expect "$r/gid-v2-ipv4" "$v4gid" "$(gids_of "RoCE v2")"
     expect "$r/gid-v2-ipv6" "^fe80:" "$(gids_of "RoCE v2")"
     expect "$r/gsi-qp" "lqpn 1 type GSI state RTS" "$(rdma res show qp)"
@@ -56,9 +56,5 @@ for n in 1 2 3; do
         fail "reload-$n" "modprobe status $?"
     fi
 done
-if dmesg | grep -E "WARNING|Oops|BUG:|mlx5_ib.*(fail|error)"; then
-    fail dmesg "kernel trouble or mlx5_ib errors (above)"
-else
-    pass dmesg
-fi
+dmesg_check 'mlx5_ib.*(fail|error)'
 exit $((fails > 0))

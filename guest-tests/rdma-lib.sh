@@ -1,22 +1,25 @@
 # Helpers for the RDMA guest tests between two guests (sourced): sets G
-# (this directory), GID (the RoCE v2 GID index of MY_IP, from
-# guest-tests/init's $GID_INDEX) and fails=0, or exits 1 without a peer or
-# a GID; pair_run runs a client/server tool.  Needs scripts/vm --nodes 2.
+# (this directory) and GID (the RoCE v2 GID index of MY_IP, from
+# guest-tests/init's $GID_INDEX), or exits 1 without a peer or a GID;
+# brings check-lib.sh's pass/fail; pair_run runs a client/server tool.
+# Needs scripts/vm --nodes 2.
 G=/mlx5emu/guest-tests
 IBDEV=${IBDEV:-mlx5_0}
-fails=0
+# shellcheck source=guest-tests/check-lib.sh
+. "$G/check-lib.sh"                    # fails=0, pass, fail, dmesg_check
 
 [ -n "${PEER_IP:-}" ] || { echo "FAIL setup: needs --nodes 2"; exit 1; }
 GID=${GID_INDEX:-}
 [ -n "$GID" ] || { echo "FAIL setup: $IBDEV has no RoCE v2 IPv4 GID"; exit 1; }
 
-# pair_run TAG TIMEOUT CMD...: node 0 runs CMD as the server, node 1 runs
-# CMD $PEER_IP as the client once the server listens; both return CMD's
-# status (output in /tmp/pair.out) and meet again afterwards.
+# pair_run TAG TIMEOUT CMD...: node $SERVER (default 0) runs CMD as the
+# server, the other node runs CMD $PEER_IP as the client once the server
+# listens; both return CMD's status (output in /tmp/pair.out) and meet
+# again afterwards.
 pair_run() {
     local tag=$1 t=$2 pid rc
     shift 2
-    if [ "$NODE" = 0 ]; then
+    if [ "$NODE" = "${SERVER:-0}" ]; then
         timeout "$t" "$@" >/tmp/pair.out 2>&1 &
         pid=$!
         sleep 0.5

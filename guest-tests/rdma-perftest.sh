@@ -14,7 +14,7 @@
 # one failed.
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
-. /mlx5emu/guest-tests/rdma-lib.sh     # G, GID, fails=0, pair_run
+. /mlx5emu/guest-tests/rdma-lib.sh     # G, GID, pass, fail, pair_run
 
 run=0
 perf() {    # perf NAME TOOL ARGS...

@@ -50,6 +50,7 @@ static void progress(Mlx5Fw *fw, Mlx5Wq *w)
 
     rc->retry_left = PRM_GET(qpc, retry_count, w->qp->qpc);
     rc->rnr_left = PRM_GET(qpc, rnr_retry, w->qp->qpc);
+    rc->seq_nak_resent = false;
     rc->timer = MLX5_RC_TIMER_OFF;
     if (r && r->started) {
         mlx5_rc_ack_timer_start(fw, w);
@@ -126,11 +127,11 @@ static void on_acknowledge(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
         mlx5emu_trace_rc_rx_drop("ACK for a PSN not sent");
         return;
     }
+    if (advanced) {
+        progress(fw, w);            /* a NAK acknowledges what precedes it too */
+    }
     switch (aeth & AETH_KIND_MASK) {
     case AETH_KIND_ACK:
-        if (advanced) {
-            progress(fw, w);
-        }
         if (lost) {
             mlx5_rc_requester_resend(fw, w, resend_psn(w));
         }
@@ -156,7 +157,13 @@ static void on_acknowledge(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
             return;
         }
         if (aeth == AETH_NAK_PSN_SEQ) {
-            retry(fw, w, p->psn);
+            /* The same NAK again (duplicated, or for packets that were
+             * already on their way): the resend is under way. */
+            if (!(rc->seq_nak_resent && rc->seq_nak_psn == p->psn)) {
+                rc->seq_nak_resent = true;
+                rc->seq_nak_psn = p->psn;
+                retry(fw, w, p->psn);
+            }
             return;
         }
         mlx5_rc_fail(fw, w, 0, aeth == AETH_NAK_REMOTE_ACCESS ? MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR

@@ -10,6 +10,12 @@
  * only resend what is on its way: the device waits at least this long. */
 #define RC_MIN_ACK_TIMEOUT_NS (8 * 1000 * 1000ull)
 
+/* Packets sent and not yet acknowledged, at most: a resend after a loss
+ * (go back N) repeats no more than this.  An ACK is requested every
+ * RC_ACKREQ_EVERY PSNs so the window keeps moving within long messages. */
+#define RC_WINDOW 512
+#define RC_ACKREQ_EVERY 64
+
 bool mlx5_rc_is_rd_atomic(uint8_t opcode)
 {
     return opcode == MLX5_OPCODE_ATOMIC_CS || opcode == MLX5_OPCODE_ATOMIC_FA;
@@ -131,25 +137,30 @@ static uint8_t pkt_opcode(uint8_t wqe_op, bool first, bool last)
          : MLX5_ROCE_RDMA_WRITE_MIDDLE;
 }
 
-/* SEND / RDMA WRITE packets from `from` on. */
-static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r, uint32_t from,
-                         Mlx5RocePkt *p, uint32_t mtu)
+/* SEND / RDMA WRITE packets from r->next_psn on, while the window has
+ * room.  An ACK is asked for on the last packet and on every
+ * RC_ACKREQ_EVERY-th, so that a long message is acknowledged as it goes
+ * and the window moves. */
+static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, uint32_t mtu)
 {
     const uint8_t *raddr = r->wqe + MLX5_DS_BYTES;
     bool rdma = r->opcode == MLX5_OPCODE_RDMA_WRITE || r->opcode == MLX5_OPCODE_RDMA_WRITE_IMM;
     unsigned n = mlx5_rc_npkts(r, mtu);
     uint8_t buf[4096];
 
-    for (unsigned i = (unsigned)psn_diff(from, r->first_psn); i < n; i++) {
+    for (unsigned i = (unsigned)psn_diff(r->next_psn, r->first_psn); i < n; i++) {
         uint32_t off = i * mtu, len = MIN(mtu, r->len - off);
         bool first = i == 0, last = i == n - 1;
 
+        if (psn_diff(r->next_psn, w->qp->rc.una_psn) >= RC_WINDOW) {
+            return true;
+        }
         if (!mlx5_rc_wqe_sgl(r, off, buf, len, fw, w, false)) {
             return false;
         }
         p->opcode = MLX5_ROCE_RC | pkt_opcode(r->opcode, first, last);
-        p->psn = psn_add(r->first_psn, i);
-        p->ackreq = last;
+        p->psn = r->next_psn;
+        p->ackreq = last || (p->psn % RC_ACKREQ_EVERY) == RC_ACKREQ_EVERY - 1;
         p->se = last && r->solicited;
         p->imm_data = prm_be32(r->wqe + WQE_CTRL_IMM);
         if (rdma && first) {
@@ -158,20 +169,20 @@ static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r, uint32_t fro
             p->reth.dma_len = r->len;
         }
         mlx5_rc_send_frame(fw, w, p, buf, len);
+        r->next_psn = psn_add(r->next_psn, 1);
     }
     return true;
 }
 
-/* A READ request for the responses from `from` on (IBA 9.4.4: a resent
- * READ asks for the rest of the data only), or an atomic request. */
-static void send_rd_atomic(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r, uint32_t from,
-                           Mlx5RocePkt *p, uint32_t mtu)
+/* A READ request for the responses from r->next_psn on (IBA 9.4.4: a
+ * resent READ asks for the rest of the data only), or an atomic request. */
+static void send_rd_atomic(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, uint32_t mtu)
 {
     const uint8_t *raddr = r->wqe + MLX5_DS_BYTES;
     const uint8_t *aseg = r->wqe + 2 * MLX5_DS_BYTES;
-    uint32_t skip = (uint32_t)psn_diff(from, r->first_psn) * mtu;
+    uint32_t skip = (uint32_t)psn_diff(r->next_psn, r->first_psn) * mtu;
 
-    p->psn = from;
+    p->psn = r->next_psn;
     p->ackreq = true;
     if (r->opcode == MLX5_OPCODE_RDMA_READ) {
         p->opcode = MLX5_ROCE_RC | MLX5_ROCE_RDMA_READ_REQUEST;
@@ -187,11 +198,12 @@ static void send_rd_atomic(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r, uint32_t f
         p->atomic_eth.compare = prm_be64(aseg + WQE_ATOMIC_COMPARE);
     }
     mlx5_rc_send_frame(fw, w, p, NULL, 0);
+    r->next_psn = psn_add(r->last_psn, 1);
 }
 
-/* Send WQE r's packets from PSN `from`; false if its gather failed (it
- * has then been failed, and the QP is in ERR). */
-static bool transmit(Mlx5Fw *fw, Mlx5Wq *w, guint i, uint32_t from)
+/* Send what the window allows of WQE i from its next_psn; false if its
+ * gather failed (it has then been failed, and the QP is in ERR). */
+static bool transmit(Mlx5Fw *fw, Mlx5Wq *w, guint i)
 {
     Mlx5RcWqe *r = &g_array_index(w->qp->rc.wqes, Mlx5RcWqe, i);
     uint32_t mtu = mlx5_rc_mtu(w);
@@ -204,10 +216,10 @@ static bool transmit(Mlx5Fw *fw, Mlx5Wq *w, guint i, uint32_t from)
     }
     r->started = true;
     if (is_read_or_atomic(r->opcode)) {
-        send_rd_atomic(fw, w, r, from, &p, mtu);
+        send_rd_atomic(fw, w, r, &p, mtu);
         return true;
     }
-    if (!send_message(fw, w, r, from, &p, mtu)) {
+    if (!send_message(fw, w, r, &p, mtu)) {
         mlx5_rc_fail(fw, w, i, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
         return false;
     }
@@ -224,8 +236,14 @@ void mlx5_rc_ack_timer_start(Mlx5Fw *fw, Mlx5Wq *w)
     }
 }
 
-/* Start the WQEs not yet started, in order; a READ or atomic waits while
- * 2^log_sra_max of them are outstanding (the responder keeps no more). */
+static bool all_sent(const Mlx5RcWqe *r)
+{
+    return r->next_psn == psn_add(r->last_psn, 1);
+}
+
+/* Send, in order, what has not gone out yet, as far as the window reaches;
+ * a READ or atomic waits while 2^log_sra_max of them are outstanding (the
+ * responder keeps no more). */
 void mlx5_rc_requester_run(Mlx5Fw *fw, Mlx5Wq *w)
 {
     GArray *wqes = w->qp->rc.wqes;
@@ -237,14 +255,18 @@ void mlx5_rc_requester_run(Mlx5Fw *fw, Mlx5Wq *w)
         Mlx5RcWqe *r = &g_array_index(wqes, Mlx5RcWqe, i);
         bool ra = is_read_or_atomic(r->opcode);
 
-        if (!r->started) {
-            if (ra && rd_atomic >= limit) {
+        if (!all_sent(r)) {
+            if ((ra && !r->started && rd_atomic >= limit) ||
+                psn_diff(r->next_psn, w->qp->rc.una_psn) >= RC_WINDOW) {
                 break;
             }
-            if (!transmit(fw, w, i, r->first_psn)) {
+            if (!transmit(fw, w, i)) {
                 return;
             }
             sent = true;
+            if (!all_sent(r)) {
+                break;                  /* the window is full */
+            }
         }
         rd_atomic += ra;
     }
@@ -253,26 +275,25 @@ void mlx5_rc_requester_run(Mlx5Fw *fw, Mlx5Wq *w)
     }
 }
 
-/* Go back N (IBA 9.7.4.1.4): resend every started WQE from PSN `from`. */
+/* Go back N (IBA 9.7.4.1.4): everything sent from PSN `from` on goes
+ * again, as the window allows. */
 void mlx5_rc_requester_resend(Mlx5Fw *fw, Mlx5Wq *w, uint32_t from)
 {
     GArray *wqes = w->qp->rc.wqes;
 
     mlx5emu_trace_rc_retransmit(w->num, from);
-    for (guint i = 0; i < wqes->len && w->state == MLX5_QP_STATE_RTS; i++) {
+    for (guint i = 0; i < wqes->len; i++) {
         Mlx5RcWqe *r = &g_array_index(wqes, Mlx5RcWqe, i);
 
         if (!r->started) {
             break;
         }
-        if (psn_before(r->last_psn, from)) {
-            continue;
-        }
-        if (!transmit(fw, w, i, psn_before(from, r->first_psn) ? r->first_psn : from)) {
-            return;
+        if (!psn_before(r->last_psn, from) && psn_before(from, r->next_psn)) {
+            r->next_psn = psn_before(from, r->first_psn) ? r->first_psn : from;
         }
     }
     mlx5_rc_ack_timer_start(fw, w);
+    mlx5_rc_requester_run(fw, w);
 }
 
 /* A send WQE of an RC QP (sq.c): checked, copied, given its PSNs and
@@ -305,7 +326,7 @@ uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
     }
     r.len = (uint32_t)len;
     r.wqe = g_memdup2(wqe, ds * MLX5_DS_BYTES);
-    r.first_psn = rc->sq_psn;
+    r.first_psn = r.next_psn = rc->sq_psn;
     r.last_psn = psn_add(rc->sq_psn, mlx5_rc_npkts(&r, mtu) - 1);
     rc->sq_psn = psn_add(r.last_psn, 1);
     /* More WQEs outstanding than the send queue has slots: the driver

@@ -145,7 +145,7 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
         if (wqe) {
             resp_cqe(fw, w, p, !send ? MLX5_CQE_RESP_WR_IMM
                                : imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND,
-                     send ? rc->msg_off : 0, 0);
+                     rc->msg_off, 0);        /* a WRITE's length too (IBA 11.4.2.1) */
             w->hw_counter = (uint16_t)(w->hw_counter + 1);
         }
     }

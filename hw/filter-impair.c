@@ -27,6 +27,7 @@
 #include "net/net.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "qemu/cutils.h"
 #include "qemu/iov.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
@@ -203,25 +204,31 @@ static void impair_status_changed(NetFilterState *nf, Error **errp)
     }
 }
 
+/* Percentages are strings ("2", "0.5", "2%"): QEMU's -object option
+ * parser has no floating-point numbers. */
 static void impair_get_percent(Object *obj, Visitor *v, const char *name, void *opaque,
                                Error **errp)
 {
     FilterImpairState *s = FILTER_IMPAIR(obj);
+    g_autofree char *str = g_strdup_printf("%g", s->percent[(intptr_t)opaque]);
 
-    visit_type_number(v, name, &s->percent[(intptr_t)opaque], errp);
+    visit_type_str(v, name, &str, errp);
 }
 
 static void impair_set_percent(Object *obj, Visitor *v, const char *name, void *opaque,
                                Error **errp)
 {
     FilterImpairState *s = FILTER_IMPAIR(obj);
+    g_autofree char *str = NULL;
+    const char *end;
     double value;
 
-    if (!visit_type_number(v, name, &value, errp)) {
+    if (!visit_type_str(v, name, &str, errp)) {
         return;
     }
-    if (!(value >= 0 && value <= 100)) {
-        error_setg(errp, "filter-impair: %s must be a percentage, 0 to 100", name);
+    if (qemu_strtod(str, &end, &value) || (*end && strcmp(end, "%")) ||
+        !(value >= 0 && value <= 100)) {
+        error_setg(errp, "filter-impair: %s=%s is not a percentage (0 to 100)", name, str);
         return;
     }
     s->percent[(intptr_t)opaque] = value;
@@ -261,7 +268,7 @@ static void impair_class_init(ObjectClass *oc, void *data)
     nfc->status_changed = impair_status_changed;
     nfc->receive_iov = impair_receive_iov;
     for (intptr_t i = 0; i < IMPAIR_N; i++) {
-        object_class_property_add(oc, impair_name[i], "number", impair_get_percent,
+        object_class_property_add(oc, impair_name[i], "str", impair_get_percent,
                                   impair_set_percent, NULL, (void *)i);
     }
     object_class_property_add(oc, "delay-ms", "uint32", impair_get_u32, impair_set_u32, NULL,

@@ -144,6 +144,8 @@ qemu_link_project() {
     grep -q "'hw/mlx5'," "$q/meson.build" || \
         sed -i "0,/^    'hw\/net',$/s//    'hw\/mlx5',\n    'hw\/net',/" "$q/meson.build"
     grep -q "'hw/mlx5'," "$q/meson.build" || die "could not add hw/mlx5 to QEMU's trace_events_subdirs"
+    python3 "$MLX5EMU_ROOT/tools/qapi-add-filter-impair.py" "$q/qapi/qom.json" \
+        "$MLX5EMU_ROOT/hw/filter-impair.json" || die "could not add filter-impair to QEMU's QAPI schema"
 }
 
 qemu_build_dir() { echo "$MLX5EMU_CACHE/qemu-build/$(echo "$1" | md5sum | cut -c1-12)"; }
