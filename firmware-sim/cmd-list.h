@@ -81,6 +81,7 @@
     X(2RST_QP,                  0x50a, cmd_qp_2rst,         qp_2rst_in,         mbox_out,           MLX5_NEEDS_INIT) \
     X(QUERY_QP,                 0x50b, cmd_query_qp,        query_qp_in,        query_qp_out,       MLX5_NEEDS_INIT) \
     X(INIT2INIT_QP,             0x50e, cmd_init2init_qp,    init2init_qp_in,    mbox_out,           MLX5_NEEDS_INIT) \
+    X(SQERR2RTS_QP,             0x506, cmd_sqerr2rts_qp,    sqerr2rts_qp_in,    mbox_out,           MLX5_NEEDS_INIT) \
     X(CREATE_SRQ,               0x700, cmd_create_srq,      create_srq_in,      create_srq_out,     MLX5_NEEDS_INIT) \
     X(DESTROY_SRQ,              0x701, cmd_destroy_srq,     destroy_srq_in,     mbox_out,           MLX5_NEEDS_INIT) \
     X(QUERY_SRQ,                0x702, cmd_query_srq,       query_srq_in,       query_srq_out,      MLX5_NEEDS_INIT) \
@@ -98,8 +99,7 @@
  * answer BAD_OP, but traces and logs name them.  X(NAME, opcode)
  */
 #define MLX5_CMD_UNIMPLEMENTED_LIST(X) \
-    X(QUERY_SPECIAL_CONTEXTS, 0x203) X(PAGE_FAULT_RESUME, 0x204) \
-    X(SQERR2RTS_QP, 0x506) X(SQD_RTS_QP, 0x50c) \
+    X(QUERY_SPECIAL_CONTEXTS, 0x203) X(PAGE_FAULT_RESUME, 0x204) X(SQD_RTS_QP, 0x50c) \
     X(MAD_IFC, 0x50d) X(CREATE_PSV, 0x600) X(DESTROY_PSV, 0x601) \
     X(ARM_XRC_SRQ, 0x708) X(CREATE_DCT, 0x710) \
     X(DESTROY_DCT, 0x711) X(DRAIN_DCT, 0x712) X(QUERY_DCT, 0x713) \

@@ -399,7 +399,7 @@ static unsigned qp_modify(Mlx5Fw *fw, Mlx5Cmd *c, const QpTransition *t)
 #define QP_SAME_LAYOUT_(L) \
     _Static_assert(PRM_OFF(L, qpn) == PRM_OFF(rst2init_qp_in, qpn), #L " qpn");
 QP_SAME_LAYOUT_(init2rtr_qp_in) QP_SAME_LAYOUT_(rtr2rts_qp_in) QP_SAME_LAYOUT_(rts2rts_qp_in)
-QP_SAME_LAYOUT_(init2init_qp_in)
+QP_SAME_LAYOUT_(init2init_qp_in) QP_SAME_LAYOUT_(sqerr2rts_qp_in)
 QP_SAME_LAYOUT_(qp_2err_in) QP_SAME_LAYOUT_(qp_2rst_in)
 _Static_assert(PRM_OFF(rtr2rts_qp_in, qpc) == PRM_OFF(rst2init_qp_in, qpc), "qpc");
 _Static_assert(PRM_OFF(rts2rts_qp_in, opt_param_mask) ==
@@ -424,5 +424,10 @@ QP_TRANSITION_REQ(init2rtr_qp, MLX5_QP_STATE_INIT, MLX5_QP_STATE_RTR, init2rtr_r
 QP_TRANSITION_REQ(rtr2rts_qp, MLX5_QP_STATE_RTR, MLX5_QP_STATE_RTS, rtr2rts_req, false)
 QP_TRANSITION(init2init_qp, MLX5_QP_STATE_INIT, MLX5_QP_STATE_INIT)
 QP_TRANSITION(rts2rts_qp, MLX5_QP_STATE_RTS, MLX5_QP_STATE_RTS)
+/* Recovery of a UD or special QP after a send error (IBA 10.3.1: SQE ->
+ * RTS; the send queue goes on after the failed WQE).  SQD_RTS stays
+ * unimplemented: no command leads into SQD (mlx5_ib's state table has no
+ * RTS -> SQD either). */
+QP_TRANSITION(sqerr2rts_qp, MLX5_QP_STATE_SQER, MLX5_QP_STATE_RTS)
 QP_TRANSITION(qp_2err, QP_ANY, MLX5_QP_STATE_ERR)
 QP_TRANSITION(qp_2rst, QP_ANY, MLX5_QP_STATE_RST)

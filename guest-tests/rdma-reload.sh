@@ -41,7 +41,7 @@ for n in $(seq "${CYCLES:-10}"); do
         t0=$(date +%s.%N)
         if modprobe -r mlx5_ib mlx5_core; then
             t1=$(date +%s.%N)
-            kill -0 "$app" 2>/dev/null && after=running || after=ended
+            kill -0 "$app" 2>/dev/null && after="was still running" || after="had ended"
         fi
         if [ -n "${t1:-}" ] && modprobe mlx5_core && modprobe mlx5_ib &&
             netdev_up "$MY_IP" && GID=$(gid_of_ip); then
@@ -49,7 +49,7 @@ for n in $(seq "${CYCLES:-10}"); do
             if [ "$running" = yes ]; then
                 took=$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")
                 pass "reload-$n (unload took $took s under the running application;" \
-                     "after it the application had $after, exit status $rc)"
+                     "after it the application $after; its exit status: $rc)"
             else
                 fail "reload-$n" "the application was not running at the unload ($(tail -1 /tmp/app.out))"
             fi

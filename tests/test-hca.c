@@ -580,9 +580,23 @@ static void lifecycle(Harness *h)
         HRing qp = h_create_qp(h, MLX5_QP_ST_RC, h->pd, cq.num, cq.num, h->uar, 4, 4);
         g_autoptr(HCmd) arm = hcmd_new(OP_ARM_RQ, 1);
 
+        HRing ud = h_create_qp(h, MLX5_QP_ST_UD, h->pd, cq.num, cq.num, h->uar, 4, 4);
+
         for (size_t i = 0; i < G_N_ELEMENTS(qp_path); i++) {
             g_assert_cmphex(h_modify_qp(h, qp_path[i], qp.num), ==, MLX5_CMD_STAT_OK);
         }
+        /* A UD QP's send error puts it in SQER; SQERR2RTS takes it back. */
+        for (size_t i = 0; i < 3; i++) {
+            g_assert_cmphex(h_modify_qp(h, qp_path[i == 0 ? 0 : i + 1], ud.num), ==,
+                            MLX5_CMD_STAT_OK);
+        }
+        h_sq_wqe(h, &ud, 0x0a, 1, 0x08);            /* SEND without a datagram segment */
+        h_sq_ring(h, &ud);
+        g_assert_cmpuint(h_query_qp_state(h, ud.num), ==, MLX5_QP_STATE_SQER);
+        g_assert_cmphex(h_modify_qp(h, OP_SQERR2RTS_QP, ud.num), ==, MLX5_CMD_STAT_OK);
+        g_assert_cmpuint(h_query_qp_state(h, ud.num), ==, MLX5_QP_STATE_RTS);
+        h_destroy(h, OP_DESTROY_QP, ud.num);
+        g_ptr_array_set_size(h->guest_errors, 0);   /* that send error was meant */
         hcmd_free(h_query_qp(h, qp.num));
         h_ok_free(h, h_query_cmd(OP_QUERY_SRQ, srq));
         h_ok_free(h, h_query_cmd(OP_QUERY_XRC_SRQ, xsrq));

@@ -138,7 +138,7 @@ static void test_qp_refused_transitions(void)
 {
     static const struct { uint16_t op; unsigned from; } mods[] = {
         { OP_RST2INIT_QP, RST }, { OP_INIT2INIT_QP, INIT }, { OP_INIT2RTR_QP, INIT },
-        { OP_RTR2RTS_QP, RTR }, { OP_RTS2RTS_QP, RTS },
+        { OP_RTR2RTS_QP, RTR }, { OP_RTS2RTS_QP, RTS }, { OP_SQERR2RTS_QP, MLX5_QP_STATE_SQER },
     };
     g_autoptr(Env) e = env_new();
 
@@ -382,7 +382,7 @@ static void test_qp_stale_qpn_and_double_destroy(void)
 {
     static const uint16_t mods[] = {
         OP_RST2INIT_QP, OP_INIT2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP, OP_RTS2RTS_QP,
-        OP_2ERR_QP, OP_2RST_QP,
+        OP_SQERR2RTS_QP, OP_2ERR_QP, OP_2RST_QP,
     };
     g_autoptr(Env) e = env_new();
     g_autoptr(HCmd) again = NULL;

@@ -500,6 +500,58 @@ static void test_rc_rd_atomic_replay(void)
     g_assert_null(h_cq_next(e->h, &e->scq));         /* the second is a duplicate */
 }
 
+/* Frame i the device sent, parsed, changed by `edit`, rebuilt and fed
+ * back into it. */
+static void inject_edited(Env *e, unsigned i, void (*edit)(Mlx5RocePkt *p, size_t *len))
+{
+    gsize len;
+    const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, i), &len);
+    uint8_t payload[4096] = { 0 }, out[4096 + 128];
+    Mlx5RocePkt p;
+    size_t n, plen;
+
+    g_assert_cmpint(mlx5_roce_parse(f, len, &p), ==, MLX5_ROCE_OK);
+    plen = p.payload_len;
+    memcpy(payload, p.payload, plen);
+    edit(&p, &plen);
+    n = mlx5_roce_build(&p, payload, plen, out, sizeof(out));
+    g_assert_cmpuint(n, >, 0);
+    g_assert_true(mlx5_rx_frame(e->h->fw, out, n, false));
+}
+
+static void edit_huge_read(Mlx5RocePkt *p, size_t *len)
+{
+    p->reth.dma_len = 0x80000000u;                   /* 2 GiB: past 2^log_max_msg */
+}
+
+static void edit_longer_response(Mlx5RocePkt *p, size_t *len)
+{
+    *len += 4;
+}
+
+/* A READ request longer than the largest message is an invalid request
+ * (IBA 9.7.5.2.2); a read response longer than what was asked for fails
+ * the READ with a bad response (IBA 9.9.2.2). */
+static void test_rc_read_bad_lengths(void)
+{
+    {
+        g_autoptr(Env) e = env_new(21);
+        post_send(e, 0x10, 64, B_BUF);
+        inject_edited(e, 0, edit_huge_read);
+        e->fed = 1;                                  /* the original is lost */
+        wire(e, false);
+        expect_req(e, 0x10, 0x12);                   /* REMOTE_INVAL_REQ */
+    }
+    {
+        g_autoptr(Env) e = env_new(22);
+        post_send(e, 0x10, 64, B_BUF);
+        feed_one(e);                                 /* the response: frame 1 */
+        inject_edited(e, 1, edit_longer_response);
+        expect_req(e, 0x10, 0x10);                   /* BAD_RESP */
+        g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
+    }
+}
+
 /* A lost packet: the responder's sequence NAK makes the requester go back
  * and resend; the message arrives whole, once. */
 static void test_rc_seq_nak_resend(void)
@@ -905,5 +957,6 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/window", test_rc_window);
     g_test_add_func("/rc/engines-impaired", test_rc_engines_impaired);
     g_test_add_func("/rc/rd-atomic-bad-input", test_rc_rd_atomic_bad_input);
+    g_test_add_func("/rc/read-bad-lengths", test_rc_read_bad_lengths);
     return g_test_run();
 }
