@@ -440,6 +440,7 @@ typedef struct Mlx5Fw {
     Mlx5PortCounters counters;
     GArray *cq_moderated;       /* cqns whose completion event is held */
     GArray *rc_timed;           /* qpns whose RC ack or RNR timer runs */
+    uint32_t gsi_qpn;           /* the last QP created with st QP1: BTH dest QP 1 (hw-rdma/ud.c checks it) */
     uint64_t timer_deadline;    /* what the platform timer is set to */
     /* The data path's part of a QP entering ERR (hw-rdma/rc.c: flush the
      * outstanding WQEs, stop the timer), set by the data path at init. */

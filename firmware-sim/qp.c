@@ -243,6 +243,9 @@ unsigned cmd_create_qp(Mlx5Fw *fw, Mlx5Cmd *c)
         return CMD_FAIL(c, NO_RES, NO_RESOURCE);
     }
     w->qp->sq.num = w->num;
+    if (w->qp_st == MLX5_QP_ST_QP1) {
+        fw->gsi_qpn = w->num;           /* the GSI QP: BTH destination QP 1 (hw-rdma/ud.c) */
+    }
     c->obj = w->num;
     PRM_SET(create_qp_out, qpn, c->out, w->num);
     mlx5emu_trace_qp_create(w->num, w->qp_st, w->qp->sq.cqn, w->cqn,

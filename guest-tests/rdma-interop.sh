@@ -20,17 +20,11 @@ kind() { if [ "$1" = $((NODES - 1)) ]; then echo rxe; else echo mlx5; fi; }
 # hardware, 2^log_max_ra_res_qp) accepts 16, so both sides say -o 16.
 ra=(-o 16)
 run=0
-check() {   # check NAME CMD...: run CMD as server on node $SERVER, client on the other
-    local name=$1-$(kind "$SERVER")-server rc
+check() {   # check NAME CMD...: server on node $SERVER, client on the other
+    local name=$1-$(kind "$SERVER")-server
     shift
     run=$((run + 1))
-    pair_run "io-$run" 300 "$@"; rc=$?
-    if [ $rc = 0 ]; then
-        echo "PASS $name: $(grep -E 'Mbit/sec|^ *[0-9]+ +[0-9]+ ' /tmp/pair.out | tail -1 | tr -s ' ')"
-    else
-        echo "FAIL $name: status $rc: $(tail -3 /tmp/pair.out | tr '\n' ' ')"
-        fails=$((fails + 1))
-    fi
+    pair_check "$name" 'Mbit/sec|^ *[0-9]+ +[0-9]+ ' "$@"
 }
 
 for SERVER in 0 1; do

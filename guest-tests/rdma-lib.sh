@@ -33,3 +33,17 @@ pair_run() {
     "$G/peer-sync" "$tag-done" $((t + 30)) || true
     return $rc
 }
+
+# pair_check NAME PATTERN CMD...: pair_run CMD, then PASS NAME with the
+# last output line matching PATTERN, or FAIL with the output's end.
+pair_check() {
+    local name=$1 pat=$2 rc
+    shift 2
+    pair_tag=$((${pair_tag:-0} + 1))
+    pair_run "pc-$pair_tag" 300 "$@"; rc=$?
+    if [ $rc = 0 ]; then
+        pass "$name: $(grep -E "$pat" /tmp/pair.out | tail -1 | tr -s ' ')"
+    else
+        fail "$name" "status $rc: $(tail -3 /tmp/pair.out | tr '\n' ' ')"
+    fi
+}

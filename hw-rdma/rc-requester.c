@@ -54,69 +54,16 @@ unsigned mlx5_rc_npkts(const Mlx5RcWqe *r, uint32_t mtu)
     return (r->len + mtu - 1) / mtu;
 }
 
-/* Walk the data segments (IBA 10.7.2.1 scatter/gather list): the message
- * length, and checks that inline data stays inside the WQE.  0 or the
- * error CQE syndrome. */
 static uint8_t wqe_msg_len(const Mlx5RcWqe *r, uint64_t *len)
 {
-    *len = 0;
-    for (unsigned s = first_data_seg(r->opcode); s < r->ds; s++) {
-        const uint8_t *seg = r->wqe + s * MLX5_DS_BYTES;
-        uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT);
-
-        if (bc & 0x80000000u) {                         /* MLX5_INLINE_SEG */
-            uint32_t n = bc & 0x3ff;
-            if (r->opcode == MLX5_OPCODE_RDMA_READ || mlx5_rc_is_rd_atomic(r->opcode) ||
-                4 + n > (r->ds - s) * MLX5_DS_BYTES) {
-                return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-            }
-            *len += n;
-            s += (4 + n - 1) / MLX5_DS_BYTES;
-            continue;
-        }
-        *len += bc;
-    }
-    return 0;
+    return mlx5_wqe_msg_len(r->wqe, r->ds, first_data_seg(r->opcode),
+                            !is_read_or_atomic(r->opcode), len);
 }
 
-/* Copy bytes [off, off + n) of the message between `buf` and the WQE's
- * data segments: gather (write false) or scatter (read responses). */
 bool mlx5_rc_wqe_sgl(const Mlx5RcWqe *r, uint32_t off, uint8_t *buf, uint32_t n,
                      Mlx5Fw *fw, const Mlx5Wq *w, bool write)
 {
-    for (unsigned s = first_data_seg(r->opcode); s < r->ds && n; s++) {
-        const uint8_t *seg = r->wqe + s * MLX5_DS_BYTES;
-        uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT), k;
-
-        if (bc & 0x80000000u) {
-            uint32_t il = bc & 0x3ff;
-            if (off < il) {
-                k = MIN(il - off, n);
-                memcpy(buf, seg + 4 + off, k);
-                buf += k;
-                n -= k;
-                off = 0;
-            } else {
-                off -= il;
-            }
-            s += (4 + il - 1) / MLX5_DS_BYTES;
-            continue;
-        }
-        if (off >= bc) {
-            off -= bc;
-            continue;
-        }
-        k = MIN(bc - off, n);
-        if (mlx5_mkey_dma(fw, prm_be32(seg + WQE_DATA_LKEY), w->pd,
-                          prm_be64(seg + WQE_DATA_ADDR) + off, buf, k,
-                          write ? MLX5_MKEY_LOCAL_WRITE : MLX5_MKEY_LOCAL_READ) != MLX5_MKEY_OK) {
-            return false;
-        }
-        buf += k;
-        n -= k;
-        off = 0;
-    }
-    return n == 0;
+    return mlx5_wqe_sgl(fw, w->pd, r->wqe, r->ds, first_data_seg(r->opcode), off, buf, n, write);
 }
 
 /* BTH opcodes for the packets of a message: FIRST, MIDDLE, LAST or ONLY. */
@@ -168,7 +115,7 @@ static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, ui
             p->reth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
             p->reth.dma_len = r->len;
         }
-        mlx5_rc_send_frame(fw, w, p, buf, len);
+        mlx5_roce_send_frame(fw, w, p, buf, len);
         r->next_psn = psn_add(r->next_psn, 1);
     }
     return true;
@@ -197,7 +144,7 @@ static void send_rd_atomic(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, 
         p->atomic_eth.swap_add = prm_be64(aseg + WQE_ATOMIC_SWAP_ADD);
         p->atomic_eth.compare = prm_be64(aseg + WQE_ATOMIC_COMPARE);
     }
-    mlx5_rc_send_frame(fw, w, p, NULL, 0);
+    mlx5_roce_send_frame(fw, w, p, NULL, 0);
     r->next_psn = psn_add(r->last_psn, 1);
 }
 

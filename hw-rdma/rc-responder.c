@@ -20,77 +20,18 @@ static void send_ack(Mlx5Fw *fw, Mlx5Wq *w, uint32_t psn, uint8_t syndrome)
     if ((syndrome & AETH_KIND_MASK) != AETH_KIND_ACK) {
         mlx5emu_trace_rc_nak_sent(w->num, psn, syndrome);
     }
-    mlx5_rc_send_frame(fw, w, &p, NULL, 0);
-}
-
-/* The next receive WQE of the QP's RQ: its ring address, or 0 if none is
- * posted (the counter is at the doorbell record, +0). */
-static uint64_t rq_wqe(Mlx5Fw *fw, Mlx5Wq *w)
-{
-    uint8_t dbr[4];
-    uint64_t addr;
-
-    if (!w->ring.npas || mlx5_dma_read(fw, w->dbr_addr, dbr, 4) ||
-        (uint16_t)(prm_be32(dbr) - w->hw_counter) == 0 ||
-        !mlx5_ring_entry_addr(&w->ring, w->hw_counter, &addr)) {
-        return 0;
-    }
-    return addr;
-}
-
-typedef enum { SCATTER_OK, SCATTER_LENGTH, SCATTER_PROT } ScatterStatus;
-
-/* Place payload at byte `off` of the message through the WQE's scatter list. */
-static ScatterStatus rq_scatter(Mlx5Fw *fw, Mlx5Wq *w, uint64_t wqe, uint32_t off,
-                                const uint8_t *data, size_t len)
-{
-    unsigned nseg = (1u << w->ring.log_stride) / 16;
-
-    for (unsigned i = 0; i < nseg && len; i++) {
-        uint8_t ds[16];
-        uint32_t bc, n;
-
-        if (mlx5_dma_read(fw, wqe + 16 * i, ds, 16)) {
-            return SCATTER_PROT;
-        }
-        bc = prm_be32(ds);
-        if (prm_be32(ds + 4) == 0x100 || bc == 0) {     /* MLX5_INVALID_LKEY ends the list */
-            break;
-        }
-        if (off >= bc) {
-            off -= bc;
-            continue;
-        }
-        n = (uint32_t)MIN((size_t)(bc - off), len);
-        if (mlx5_mkey_dma(fw, prm_be32(ds + 4), w->pd, prm_be64(ds + 8) + off,
-                          (void *)data, n, MLX5_MKEY_LOCAL_WRITE) != MLX5_MKEY_OK) {
-            return SCATTER_PROT;
-        }
-        data += n;
-        len -= n;
-        off = 0;
-    }
-    return len == 0 ? SCATTER_OK : SCATTER_LENGTH;
+    mlx5_roce_send_frame(fw, w, &p, NULL, 0);
 }
 
 static void resp_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, uint8_t op,
                      uint32_t bytes, uint8_t syndrome)
 {
-    Mlx5Cq *cq = mlx5_table_get(&fw->cq, w->cqn);
-    uint8_t cqe[64] = { 0 };
+    Mlx5RespCqe c = {
+        .op = op, .syndrome = syndrome, .byte_cnt = bytes, .imm = p->imm_data, .se = p->se,
+        .flags_rqpn = PRM_GET(qpc, remote_qpn, w->qp->qpc),
+    };
 
-    if (!cq) {
-        return;
-    }
-    prm_put_be32(cqe + CQE_BYTE_CNT, bytes);
-    prm_put_be32(cqe + CQE_IMMEDIATE, p->imm_data);
-    prm_put_be32(cqe + CQE_SOP_DROP_QPN, w->num);
-    prm_put_be32(cqe + CQE_FLAGS_RQPN, PRM_GET(qpc, remote_qpn, w->qp->qpc));
-    prm_put_be32(cqe + CQE_SRQN, w->user_index);
-    prm_put_be16(cqe + CQE_WQE_COUNTER, (uint16_t)w->hw_counter);
-    cqe[CQE_OP_OWN] = op << 4;
-    cqe[CQE_ERR_SYNDROME] = syndrome;
-    mlx5_cq_post(fw, cq, cqe, p->se);
+    mlx5_rq_cqe(fw, w, &c);
 }
 
 /* SEND and RDMA WRITE packets (IBA 9.7.5.1.1-2); the AETH syndrome to
@@ -104,7 +45,7 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
     bool imm = op->hdrs & MLX5_ROCE_HDR_IMMDT;
     bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
     uint64_t wqe = 0;
-    ScatterStatus st;
+    Mlx5ScatterStatus st;
 
     if (first == rc->in_msg) {
         return AETH_NAK_INVALID_REQ;        /* FIRST inside a message, MIDDLE outside */
@@ -120,18 +61,18 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
         }
     }
     if (send || (imm && last)) {
-        wqe = rq_wqe(fw, w);
+        wqe = mlx5_rq_next_wqe(fw, w);
         if (!wqe) {
             return AETH_KIND_RNR | PRM_GET(qpc, min_rnr_nak, w->qp->qpc);
         }
     }
-    if (send && (st = rq_scatter(fw, w, wqe, rc->msg_off, p->payload, p->payload_len))) {
+    if (send && (st = mlx5_rq_scatter(fw, w, wqe, rc->msg_off, p->payload, p->payload_len))) {
         /* The receive WQE fails locally (IBA 9.9.3.1.1); the requester
          * learns of an invalid request (too long) or a protection error. */
-        resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, st == SCATTER_LENGTH
+        resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, st == MLX5_SCATTER_LENGTH
                  ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
         w->hw_counter = (uint16_t)(w->hw_counter + 1);
-        return st == SCATTER_LENGTH ? AETH_NAK_INVALID_REQ : AETH_NAK_REMOTE_ACCESS;
+        return st == MLX5_SCATTER_LENGTH ? AETH_NAK_INVALID_REQ : AETH_NAK_REMOTE_ACCESS;
     }
     if (!send && p->payload_len &&
         mlx5_mkey_dma(fw, rc->write_rkey, w->pd, rc->write_va + rc->msg_off, (void *)p->payload,
@@ -181,7 +122,7 @@ static void read_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res, uint32_t f
                                    : MLX5_ROCE_RDMA_READ_RESPONSE_MIDDLE);
         p.psn = psn_add(res->first_psn, i);
         p.aeth.msn = w->qp->rc.msn & PSN_MASK;
-        mlx5_rc_send_frame(fw, w, &p, buf, len);
+        mlx5_roce_send_frame(fw, w, &p, buf, len);
     }
 }
 
@@ -197,7 +138,7 @@ static void atomic_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res)
     p.aeth.syndrome = AETH_ACK;
     p.aeth.msn = w->qp->rc.msn & PSN_MASK;
     p.atomic_ack_orig = res->orig;
-    mlx5_rc_send_frame(fw, w, &p, NULL, 0);
+    mlx5_roce_send_frame(fw, w, &p, NULL, 0);
 }
 
 static Mlx5RcRes *res_new(Mlx5RcState *rc)
@@ -347,18 +288,4 @@ void mlx5_rc_responder(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, const Mlx5Ro
     if (p->ackreq) {
         send_ack(fw, w, p->psn, AETH_ACK);
     }
-}
-
-/* ERR flushes the posted receive WQEs (rc.c rc_qp_flush); not an SRQ's. */
-unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w)
-{
-    Mlx5RocePkt none = { 0 };
-    unsigned n = 0;
-
-    while (n < (1u << w->ring.log_size) && rq_wqe(fw, w)) {
-        resp_cqe(fw, w, &none, MLX5_CQE_RESP_ERR, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
-        w->hw_counter = (uint16_t)(w->hw_counter + 1);
-        n++;
-    }
-    return n;
 }

@@ -94,7 +94,7 @@ bool mlx5_rc_pkt_init(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p)
     return true;
 }
 
-void mlx5_rc_send_frame(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p,
+void mlx5_roce_send_frame(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p,
                         const uint8_t *payload, size_t len)
 {
     uint8_t frame[4096 + 128];
@@ -217,7 +217,7 @@ static void rc_qp_flush(Mlx5Fw *fw, Mlx5Wq *w)
 
 static void rc_qp_error_hook(Mlx5Fw *fw, Mlx5Wq *w)
 {
-    if (w->qp_st == MLX5_QP_ST_RC || w->qp_st == MLX5_QP_ST_XRC) {
+    if (w->qp_st == MLX5_QP_ST_RC || w->qp_st == MLX5_QP_ST_XRC || mlx5_ud_is_ud(w)) {
         rc_qp_flush(fw, w);
     }
 }
@@ -245,6 +245,11 @@ bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len)
     mlx5_count_frames(&fw->counters.phy_rx, frame, 1, len);
     if (st != MLX5_ROCE_OK) {
         mlx5emu_trace_rc_rx_drop(mlx5_roce_status_name(st));
+        return true;
+    }
+    if ((p.opcode & 0xe0) == MLX5_ROCE_UD) {
+        mlx5_count_frames(&fw->counters.vport_rx, frame, 1, len);
+        mlx5_ud_receive(fw, frame, &p);
         return true;
     }
     op = mlx5_roce_opcode(p.opcode);

@@ -40,7 +40,7 @@ static inline uint32_t psn_add(uint32_t a, uint32_t n)
 uint32_t mlx5_rc_mtu(const Mlx5Wq *w);          /* path MTU in bytes; 0 if unset */
 uint64_t mlx5_rc_max_msg(Mlx5Fw *fw, const Mlx5Wq *w);
 bool mlx5_rc_pkt_init(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p);
-void mlx5_rc_send_frame(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p,
+void mlx5_roce_send_frame(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p,
                         const uint8_t *payload, size_t len);
 void mlx5_rc_timer_start(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcTimer kind, uint64_t ns);
 /* The send side failed: QP to ERR, which flushes the rest (rc_qp_error). */

@@ -78,11 +78,36 @@ void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, ui
 uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
                      uint8_t opcode, unsigned ds, uint8_t fm_ce_se);
 bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len);
+/* UD and GSI QPs (ud.c): is it one; take one send WQE (0, or the
+ * syndrome to fail it with; the caller writes its CQE); take a datagram
+ * that parsed as RoCEv2 UD. */
+bool mlx5_ud_is_ud(const Mlx5Wq *w);
+uint8_t mlx5_ud_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint8_t opcode, unsigned ds,
+                     uint8_t fm_ce_se);
+struct Mlx5RocePkt;
+void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const struct Mlx5RocePkt *p);
 /* Install the data path's QP-error hook (flush); at device init. */
 void mlx5_rc_init(Mlx5Fw *fw);
 /* Run the RC timers that are due; the next deadline (UINT64_MAX: none). */
 uint64_t mlx5_rc_timer_expire(Mlx5Fw *fw);
-/* Flush a QP's posted receive WQEs; how many. */
+
+/* QP receive queues (rq.c).  The next posted WQE's address (0: none);
+ * scatter `len` bytes at message offset `off` into it; its total length;
+ * a responder CQE for it (the WQE at hw_counter); flush all posted ones
+ * (how many). */
+typedef enum { MLX5_SCATTER_OK, MLX5_SCATTER_LENGTH, MLX5_SCATTER_PROT } Mlx5ScatterStatus;
+typedef struct Mlx5RespCqe {
+    uint8_t op, syndrome;       /* MLX5_CQE_RESP_*, error syndrome */
+    uint32_t byte_cnt, imm, flags_rqpn;
+    bool se;                    /* solicited: may raise a solicited-armed CQ's event */
+    bool vlan;                  /* the frame was tagged: vlan_tci into the CQE */
+    uint16_t vlan_tci;
+} Mlx5RespCqe;
+uint64_t mlx5_rq_next_wqe(Mlx5Fw *fw, Mlx5Wq *w);
+Mlx5ScatterStatus mlx5_rq_scatter(Mlx5Fw *fw, Mlx5Wq *w, uint64_t wqe, uint32_t off,
+                                  const uint8_t *data, size_t len);
+uint32_t mlx5_rq_wqe_capacity(Mlx5Fw *fw, Mlx5Wq *w, uint64_t wqe);
+void mlx5_rq_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RespCqe *c);
 unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w);
 
 /* The platform timer is shared (device.c): fire no later than `deadline`. */
@@ -107,6 +132,16 @@ Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t add
 Mlx5MkeyStatus mlx5_mkey_atomic(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t va,
                                 bool cmp_swap, uint64_t swap_add, uint64_t compare,
                                 uint64_t *orig);
+
+/* Send WQE data segments (wqe.c), from segment `first` of `ds`: the
+ * message length (0, or LOCAL_LENGTH_ERR for inline data past the WQE or
+ * where inline is not allowed); copy bytes [off, off + n) of the message
+ * to (write false: gather) or from (write: scatter) buf through the lkeys
+ * of PD pd. */
+uint8_t mlx5_wqe_msg_len(const uint8_t *wqe, unsigned ds, unsigned first, bool inline_ok,
+                         uint64_t *len);
+bool mlx5_wqe_sgl(Mlx5Fw *fw, uint32_t pd, const uint8_t *wqe, unsigned ds, unsigned first,
+                  uint32_t off, uint8_t *buf, uint32_t n, bool write);
 
 /* Receive (rx.c): steer one frame from the wire to an RQ.  Returns false
  * (and sets fw->rx_waiting) if `may_wait` and the RQ has no WQE yet: the

@@ -261,6 +261,15 @@ static bool sq_exec_qp(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
     Mlx5Wq *qp = mlx5_qp_get(fw, sq->num);
     uint8_t syndrome;
 
+    if (qp && mlx5_ud_is_ud(qp)) {
+        syndrome = mlx5_ud_post(fw, qp, w->bytes, w->opcode, w->ds, w->fm_ce_se);
+        if (syndrome) {
+            sq_error(fw, sq, w, syndrome, "UD send WQE failed");
+            return false;
+        }
+        sq_complete(fw, sq, w, 0);      /* a datagram is done once sent */
+        return true;
+    }
     if (!qp || qp->qp_st != MLX5_QP_ST_RC) {
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
                  "opcode not supported on this QP type yet");

@@ -111,24 +111,32 @@ static uint32_t all_rights_key(Harness *h)
     return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x5a;
 }
 
-/* retry and rnr_retry: the QPs' budgets; timeout: ack_timeout (14: 67 ms) */
-static Env *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry)
+/* A device with its port up and GID 0 set, two CQs, QPs a (st_a) and b
+ * (st_b) in RST, and a key over all RAM. */
+static Env *env_create(unsigned st_a, unsigned st_b)
 {
     Env *e = g_new0(Env, 1);
     Harness *h = e->h = h_new();
-
-    e->retry = retry;
-    e->rnr_retry = rnr_retry;
-    e->timeout = 14;
 
     h_bringup(h);
     h_port_up(h);
     set_gid(h);
     e->scq = h_create_cq(h, h->comp_eq.num, 4);
     e->rcq = h_create_cq(h, h->comp_eq.num, 4);
-    e->a = h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
-    e->b = h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
+    e->a = h_create_qp(h, st_a, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
+    e->b = h_create_qp(h, st_b, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
     e->key = all_rights_key(h);
+    return e;
+}
+
+/* retry and rnr_retry: the QPs' budgets; timeout: ack_timeout (14: 67 ms) */
+static Env *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry)
+{
+    Env *e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+
+    e->retry = retry;
+    e->rnr_retry = rnr_retry;
+    e->timeout = 14;
     connect_qp(e, e->a.num, e->b.num, psn);
     connect_qp(e, e->b.num, e->a.num, psn);
     return e;
@@ -936,6 +944,145 @@ static void test_rc_engines_impaired(void)
     g_assert_cmpuint(l->reordered, >, 10);
 }
 
+/* --- UD and GSI (hw-rdma/ud.c) -------------------------------------------- */
+
+#define UD_QKEY 0x11111111u
+
+/* Two datagram QPs of one device, a (st `st_a`) and b (UD), in RTS with
+ * Q_Key UD_QKEY (a GSI QP gets 0x80010000, as ib_mad sets it). */
+static Env *ud_env_new(unsigned st_a)
+{
+    static const uint16_t ops[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP };
+    Env *e = env_create(st_a, MLX5_QP_ST_UD);
+    Harness *h = e->h;
+
+    for (int q = 0; q < 2; q++) {
+        for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
+            HCmd *c = h_modify_qp_cmd(ops[i], q ? e->b.num : e->a.num, 0);
+            PRM_SET(qpc, q_key, h_modify_qp_qpc(c), q == 0 && st_a == MLX5_QP_ST_QP1
+                                                     ? 0x80010000u : UD_QKEY);
+            h_ok_free(h, c);
+        }
+    }
+    return e;
+}
+
+/* A UD send WQE on a: ctrl, address vector (GID index 0 -> our own
+ * address), `len` bytes from A_BUF. */
+static void post_ud(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len)
+{
+    uint8_t *w = h_sq_wqe(e->h, &e->a, opcode, 5, 0x08);
+    uint8_t *av = w + 16, *d = w + 64;
+
+    prm_put_be32(w + 12, 0xabcd0123);
+    prm_put_be32(av + 0x00, qkey);
+    prm_put_be32(av + 0x08, 0x80000000u | dqpn);
+    prm_put_be16(av + 0x0e, 0xc0de);
+    prm_put_be16(av + 0x14, 0x0200);
+    prm_put_be32(av + 0x16, 0x00000001);            /* rmac 02:00:00:00:00:01 */
+    av[0x1b] = 64;
+    prm_put_be32(av + 0x1c, 0u << 20 | 0x12345);    /* GID index 0; a flow label, as
+                                                       rdma_cm sets even for IPv4 */
+    av[0x20 + 10] = av[0x20 + 11] = 0xff;
+    prm_put_be32(av + 0x20 + 12, MY_GID_V4);
+    prm_put_be32(d, len);
+    prm_put_be32(d + 4, e->key);
+    prm_put_be64(d + 8, A_BUF);
+    h_sq_ring(e->h, &e->a);
+}
+
+/* A datagram arrives behind a 40-byte area holding its IPv4 header
+ * (bytes 20..39); the CQE counts both, flags a GRH, IPv4 and the source
+ * QP, and carries the immediate. */
+static void test_ud_send_receive(void)
+{
+    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+    const uint8_t *cqe, *buf = h_gpa(e->h, B_BUF);
+
+    fill(e, 100);
+    post_recv(e, 0, 40 + 100);
+    post_ud(e, 0x0b, e->b.num, UD_QKEY, 100);
+    expect_req(e, 0x0b, 0);                          /* done once sent */
+    wire(e, false);
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x3);        /* RESP_SEND_IMM */
+    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 140);
+    g_assert_cmphex(prm_be32(cqe + 0x18), ==, 1u << 28 | 2u << 24 | e->a.num);
+    g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xabcd0123);
+    g_assert_cmphex(buf[20], ==, 0x45);             /* the IPv4 header */
+    g_assert_cmphex(prm_be32(buf + 20 + 16), ==, MY_GID_V4);    /* its destination */
+    g_assert_cmpmem(buf + 40, 100, h_gpa(e->h, A_BUF), 100);
+}
+
+/* IBA 10.2.5: a Q_Key with bit 31 set means the sending QP's own; a Q_Key
+ * that is not the receiver's is dropped; so is a datagram without a
+ * receive WQE (UD has no RNR) or longer than its WQE. */
+static void test_ud_qkey_and_drops(void)
+{
+    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+
+    fill(e, 64);
+    post_recv(e, 0, 40 + 64);
+    post_ud(e, 0x0a, e->b.num, 0x22222222, 64);      /* wrong Q_Key */
+    post_ud(e, 0x0a, e->b.num, 0x80000000u, 64);     /* controlled: a's own = b's */
+    wire(e, false);
+    g_assert_nonnull(h_cq_next(e->h, &e->rcq));
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    post_ud(e, 0x0a, e->b.num, UD_QKEY, 64);         /* no receive WQE */
+    wire(e, false);
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    post_recv(e, 4096, 40 + 16);
+    post_ud(e, 0x0a, e->b.num, UD_QKEY, 64);         /* longer than the WQE */
+    wire(e, false);
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    for (int i = 0; i < 4; i++) {
+        expect_req(e, 0x0a, 0);                      /* each one sent */
+    }
+}
+
+/* IBA C10-93.1.1: a datagram longer than the path MTU (1024 on a 1500
+ * link) is not sent, and its WQE completes. */
+static void test_ud_longer_than_mtu(void)
+{
+    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+
+    fill(e, 2000);
+    post_ud(e, 0x0a, e->b.num, UD_QKEY, 2000);
+    g_assert_cmpuint(e->h->frames->len, ==, 0);
+    expect_req(e, 0x0a, 0);
+}
+
+/* The GSI QP (st QP1): its datagrams say source QP 1 and take QP1's Q_Key
+ * for the controlled 0x80000000 the MAD layer sends; datagrams for QP 1
+ * reach it, with the P_Key in the CQE. */
+static void test_ud_gsi(void)
+{
+    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_QP1);
+    Mlx5RocePkt p;
+    gsize len;
+    const uint8_t *f, *cqe;
+
+    fill(e, 256);
+    post_ud(e, 0x0a, 1, 0x80000000u, 256);           /* a MAD to QP 1: itself */
+    f = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
+    g_assert_cmpint(mlx5_roce_parse(f, len, &p), ==, MLX5_ROCE_OK);
+    g_assert_cmpuint(p.deth.src_qpn, ==, 1);
+    g_assert_cmphex(p.deth.qkey, ==, 0x80010000u);
+    g_assert_cmpuint(p.dest_qpn, ==, 1);
+    /* the GSI QP's receive queue is a's */
+    {
+        uint32_t pc = 0;
+        post_recv_on(e->h, &e->a, &pc, e->key, 0, 40 + 256);
+    }
+    wire(e, false);
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmpuint(prm_be32(cqe + 0x38) & 0xffffff, ==, e->a.num);
+    g_assert_cmphex(prm_be32(cqe + 0x18) & 0xffffff, ==, 1);
+    g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xffff);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -958,5 +1105,9 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/engines-impaired", test_rc_engines_impaired);
     g_test_add_func("/rc/rd-atomic-bad-input", test_rc_rd_atomic_bad_input);
     g_test_add_func("/rc/read-bad-lengths", test_rc_read_bad_lengths);
+    g_test_add_func("/ud/send-receive", test_ud_send_receive);
+    g_test_add_func("/ud/qkey-and-drops", test_ud_qkey_and_drops);
+    g_test_add_func("/ud/longer-than-mtu", test_ud_longer_than_mtu);
+    g_test_add_func("/ud/gsi", test_ud_gsi);
     return g_test_run();
 }

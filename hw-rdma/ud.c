@@ -1,0 +1,233 @@
+/*
+ * The UD transport (IBA vol. 1 ch. 9.8) over RoCEv2, and the GSI QP.
+ *
+ * Concepts
+ * --------
+ * send     A UD or GSI (st QP1) QP's send WQE carries its destination in
+ *          a 48-byte address vector after the ctrl segment: Q_Key,
+ *          destination QPN, UDP source port, destination MAC, traffic
+ *          class, hop limit, source GID index and flow label, destination
+ *          GID (struct mlx5_wqe_av, mlx5dv.h).  The message (at most one
+ *          path MTU) goes out at once as one SEND ONLY packet with a DETH;
+ *          there is no acknowledgement, so the WQE completes at once.
+ *          A message longer than the port's MTU sends nothing and still
+ *          completes (IBA C10-93.1.1, as rxe does).
+ * Q_Key    A WQE Q_Key with bit 31 set ("controlled") is replaced by the
+ *          QP's own (IBA 10.2.5): the kernel's MAD layer sends every MAD
+ *          with 0x80000000 and relies on QP1's 0x80010000.  A received
+ *          datagram whose Q_Key is not the QP's is dropped.
+ * GSI      The kernel's GSI QP is one hardware QP created with st QP1 under
+ *          an ordinary number (mlx5_ib calls it QP 1 itself): packets for
+ *          destination QP 1 go to it, and its DETH says source QP 1.
+ * receive  The datagram lands in the next receive WQE after a 40-byte
+ *          area holding its network header - for IPv4 20 zero bytes and
+ *          the IPv4 header, for IPv6 the IPv6 header - which is how
+ *          libibverbs and ib_core tell the sender's address
+ *          (ib_init_ah_attr_from_wc); the CQE says the area holds a GRH,
+ *          its L3 type and the source QP.  No WQE, or one too short: the
+ *          datagram is dropped (UD has no RNR).
+ */
+#include <string.h>
+
+#include "rc.h"
+
+enum {
+    /* address vector (datagram segment), offsets in it */
+    AV_QKEY = 0x00, AV_DQP = 0x08, AV_UDP_SPORT = 0x0e, AV_RMAC = 0x14,
+    AV_TCLASS = 0x1a, AV_HOP_LIMIT = 0x1b, AV_GRH_GID_FL = 0x1c, AV_RGID = 0x20,
+    AV_BYTES = 48,
+    UD_FIRST_DATA_SEG = 1 + AV_BYTES / MLX5_DS_BYTES,
+    UD_GRH_BYTES = 40,
+    QKEY_CONTROLLED = 1u << 31,
+    GSI_QPN = 1,
+    /* CQE flags_rqpn: a GRH in the buffer (bits 29:28), its L3 type (25:24) */
+    CQE_GRH_IN_BUFFER = 1u << 28, CQE_L3_IPV6 = 1u << 24, CQE_L3_IPV4 = 2u << 24,
+    /* RoCEv2 headers an IB MTU must leave room for under the Ethernet MTU
+     * (GRH-sized IP, UDP, BTH, the largest extension, ICRC: iboe_get_mtu) */
+    ROCE_OVERHEAD = 40 + 8 + 12 + 4 + 28 + 4,
+    ETH_OVERHEAD = 22,          /* what mlx5e adds to its MTU for the vport */
+};
+
+bool mlx5_ud_is_ud(const Mlx5Wq *w)
+{
+    return w->qp_st == MLX5_QP_ST_UD || w->qp_st == MLX5_QP_ST_QP1;
+}
+
+/* The largest IB MTU the port's Ethernet MTU carries (ib_addr.h
+ * iboe_get_mtu): 1500 -> 1024, 9000 -> 4096. */
+static uint32_t port_ib_mtu(const Mlx5Fw *fw)
+{
+    uint32_t eth = fw->vport_mtu > ETH_OVERHEAD ? fw->vport_mtu - ETH_OVERHEAD : 1500;
+    uint32_t mtu = 4096;
+
+    while (mtu > 256 && mtu > eth - MIN(eth, (uint32_t)ROCE_OVERHEAD)) {
+        mtu /= 2;
+    }
+    return mtu;
+}
+
+/* The packet's headers from the address vector and the GID entry it
+ * names. */
+static bool ud_pkt_init(Mlx5Fw *fw, const Mlx5Wq *w, const uint8_t *av, Mlx5RocePkt *p)
+{
+    uint32_t gfl = prm_be32(av + AV_GRH_GID_FL);
+    unsigned idx = (gfl >> 20) & 0xff;
+    const Mlx5RoceAddr *g = idx < MLX5_GID_TABLE_SIZE ? &fw->gid[idx] : NULL;
+    uint32_t qkey = prm_be32(av + AV_QKEY);
+    uint16_t sport = prm_be16(av + AV_UDP_SPORT);
+
+    if (!g || !g->valid || g->roce_version != 2) {
+        return false;           /* RoCE v1 (no UDP/IP) is not sent */
+    }
+    memset(p, 0, sizeof(*p));
+    memcpy(p->dmac, av + AV_RMAC, 6);
+    memcpy(p->smac, g->mac, 6);
+    p->vlan = g->vlan_valid;
+    p->vlan_tci = g->vlan_id;
+    p->ip_version = g->l3_type == 0 ? 4 : 6;
+    memcpy(p->sgid, g->l3, 16);
+    memcpy(p->dgid, av + AV_RGID, 16);
+    p->traffic_class = av[AV_TCLASS];
+    p->hop_limit = av[AV_HOP_LIMIT] ? av[AV_HOP_LIMIT] : 64;
+    /* an IPv6 flow label; IPv4 has none (rdma_cm hashes one in anyway) */
+    p->flow_label = p->ip_version == 6 ? gfl & 0xfffff : 0;
+    p->udp_sport = sport ? sport : 0xc000 | (w->num & 0x3fff);
+    p->pkey = 0xffff;
+    p->dest_qpn = prm_be32(av + AV_DQP) & 0xffffff;
+    p->deth.qkey = qkey & QKEY_CONTROLLED ? PRM_GET(qpc, q_key, w->qp->qpc) : qkey;
+    p->deth.src_qpn = w->qp_st == MLX5_QP_ST_QP1 ? GSI_QPN : w->num;
+    return true;
+}
+
+uint8_t mlx5_ud_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint8_t opcode, unsigned ds,
+                     uint8_t fm_ce_se)
+{
+    const uint8_t *av = wqe + MLX5_DS_BYTES;
+    uint8_t buf[4096];
+    uint64_t len;
+    uint8_t syndrome;
+    Mlx5RocePkt p;
+
+    if ((opcode != MLX5_OPCODE_SEND && opcode != MLX5_OPCODE_SEND_IMM) ||
+        ds < UD_FIRST_DATA_SEG || !ud_pkt_init(fw, w, av, &p)) {
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    syndrome = mlx5_wqe_msg_len(wqe, ds, UD_FIRST_DATA_SEG, true, &len);
+    if (syndrome) {
+        return syndrome;
+    }
+    if (len > port_ib_mtu(fw)) {
+        mlx5emu_trace_ud_too_long(w->num, (unsigned)len, port_ib_mtu(fw));
+        return 0;                                   /* C10-93.1.1: dropped, completed */
+    }
+    if (!mlx5_wqe_sgl(fw, w->pd, wqe, ds, UD_FIRST_DATA_SEG, 0, buf, (uint32_t)len, false)) {
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    p.opcode = MLX5_ROCE_UD | (opcode == MLX5_OPCODE_SEND_IMM ? MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE
+                                                              : MLX5_ROCE_SEND_ONLY);
+    p.psn = w->qp->rc.sq_psn;
+    w->qp->rc.sq_psn = psn_add(p.psn, 1);
+    p.se = fm_ce_se & MLX5_WQE_CTRL_SOLICITED;
+    p.imm_data = prm_be32(wqe + WQE_CTRL_IMM);
+    mlx5emu_trace_ud_send(w->num, p.dest_qpn, p.deth.qkey, p.deth.src_qpn, (unsigned)len);
+    mlx5_roce_send_frame(fw, w, &p, buf, (size_t)len);
+    return 0;
+}
+
+/* --- receive ------------------------------------------------------------ */
+
+/* The QP a datagram is for: destination QP 1 is the GSI QP. */
+static Mlx5Wq *ud_dest_qp(Mlx5Fw *fw, uint32_t dqpn)
+{
+    Mlx5Wq *w = mlx5_qp_get(fw, dqpn == GSI_QPN ? fw->gsi_qpn : dqpn);
+
+    if (!w || (dqpn == GSI_QPN ? w->qp_st != MLX5_QP_ST_QP1 : w->qp_st != MLX5_QP_ST_UD)) {
+        return NULL;
+    }
+    return w;
+}
+
+/* Is the packet's destination address one of our RoCE v2 GIDs? */
+static bool ud_for_our_gid(const Mlx5Fw *fw, const Mlx5RocePkt *p)
+{
+    for (unsigned i = 0; i < MLX5_GID_TABLE_SIZE; i++) {
+        const Mlx5RoceAddr *g = &fw->gid[i];
+        if (g->valid && g->roce_version == 2 && memcmp(g->l3, p->dgid, 16) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char *ud_check(Mlx5Fw *fw, const Mlx5Wq *w, const Mlx5RocePkt *p)
+{
+    if (!w) {
+        return "no UD QP with that number";
+    }
+    if (w->state != MLX5_QP_STATE_RTR && w->state != MLX5_QP_STATE_RTS &&
+        w->state != MLX5_QP_STATE_SQER && w->state != MLX5_QP_STATE_SQD) {
+        return "UD QP not ready to receive";
+    }
+    if ((p->pkey & 0x7fff) != 0x7fff) {
+        return "P_Key not the default";
+    }
+    if (p->deth.qkey != PRM_GET(qpc, q_key, w->qp->qpc)) {
+        return "Q_Key mismatch";
+    }
+    if (!ud_for_our_gid(fw, p)) {
+        return "destination address is none of our RoCE v2 GIDs";
+    }
+    return NULL;
+}
+
+/* The 40-byte network header area (include/rdma/ib_verbs.h
+ * rdma_network_hdr): IPv4 at its last 20 bytes, IPv6 whole. */
+static void ud_grh_area(const uint8_t *frame, const Mlx5RocePkt *p, uint8_t grh[UD_GRH_BYTES])
+{
+    memset(grh, 0, UD_GRH_BYTES);
+    if (p->ip_version == 4) {
+        memcpy(grh + 20, frame + p->l3_off, 20);
+    } else {
+        memcpy(grh, frame + p->l3_off, 40);
+    }
+}
+
+void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
+{
+    Mlx5Wq *w = ud_dest_qp(fw, p->dest_qpn);
+    const char *why = ud_check(fw, w, p);
+    uint8_t grh[UD_GRH_BYTES];
+    uint64_t wqe;
+    Mlx5RespCqe c = { 0 };
+
+    if (why) {
+        mlx5emu_trace_rc_rx_drop(why);
+        return;
+    }
+    wqe = mlx5_rq_next_wqe(fw, w);
+    if (!wqe || mlx5_rq_wqe_capacity(fw, w, wqe) < UD_GRH_BYTES + p->payload_len) {
+        mlx5emu_trace_rc_rx_drop(wqe ? "UD receive WQE too short" : "no UD receive WQE");
+        return;
+    }
+    ud_grh_area(frame, p, grh);
+    if (mlx5_rq_scatter(fw, w, wqe, 0, grh, UD_GRH_BYTES) != MLX5_SCATTER_OK ||
+        mlx5_rq_scatter(fw, w, wqe, UD_GRH_BYTES, p->payload, p->payload_len) != MLX5_SCATTER_OK) {
+        c.op = MLX5_CQE_RESP_ERR;
+        c.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    } else {
+        c.op = (p->opcode & 0x1f) == MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE ? MLX5_CQE_RESP_SEND_IMM
+                                                                       : MLX5_CQE_RESP_SEND;
+    }
+    c.byte_cnt = UD_GRH_BYTES + (uint32_t)p->payload_len;
+    /* QP1's CQE carries the P_Key value where others have the immediate
+     * (mlx5_ib handle_responder looks its index up). */
+    c.imm = w->qp_st == MLX5_QP_ST_QP1 ? p->pkey : p->imm_data;
+    c.flags_rqpn = CQE_GRH_IN_BUFFER | (p->ip_version == 4 ? CQE_L3_IPV4 : CQE_L3_IPV6) |
+                   p->deth.src_qpn;
+    c.se = p->se;
+    c.vlan = p->vlan;
+    c.vlan_tci = p->vlan_tci;
+    mlx5emu_trace_ud_receive(w->num, p->deth.src_qpn, (unsigned)p->payload_len);
+    mlx5_rq_cqe(fw, w, &c);
+    w->hw_counter = (uint16_t)(w->hw_counter + 1);
+}
