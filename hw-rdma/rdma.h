@@ -86,6 +86,8 @@ uint8_t mlx5_ud_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint8_t opcode, 
                      uint8_t fm_ce_se);
 struct Mlx5RocePkt;
 void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const struct Mlx5RocePkt *p);
+/* Trace a MAD the GSI QP sends or receives (mad.c; decoded, not trusted). */
+void mlx5_mad_trace(const uint8_t *mad, size_t len, bool send, unsigned peer_qpn);
 /* Install the data path's QP-error hook (flush); at device init. */
 void mlx5_rc_init(Mlx5Fw *fw);
 /* Run the RC timers that are due; the next deadline (UINT64_MAX: none). */

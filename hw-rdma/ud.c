@@ -130,6 +130,9 @@ uint8_t mlx5_ud_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint8_t opcode, 
     p.se = fm_ce_se & MLX5_WQE_CTRL_SOLICITED;
     p.imm_data = prm_be32(wqe + WQE_CTRL_IMM);
     mlx5emu_trace_ud_send(w->num, p.dest_qpn, p.deth.qkey, p.deth.src_qpn, (unsigned)len);
+    if (w->qp_st == MLX5_QP_ST_QP1) {
+        mlx5_mad_trace(buf, (size_t)len, true, p.dest_qpn);
+    }
     mlx5_roce_send_frame(fw, w, &p, buf, (size_t)len);
     return 0;
 }
@@ -228,6 +231,9 @@ void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
     c.vlan = p->vlan;
     c.vlan_tci = p->vlan_tci;
     mlx5emu_trace_ud_receive(w->num, p->deth.src_qpn, (unsigned)p->payload_len);
+    if (w->qp_st == MLX5_QP_ST_QP1) {
+        mlx5_mad_trace(p->payload, p->payload_len, false, p->deth.src_qpn);
+    }
     mlx5_rq_cqe(fw, w, &c);
     w->hw_counter = (uint16_t)(w->hw_counter + 1);
 }
