@@ -34,6 +34,12 @@ static void caps_general(Mlx5Fw *fw, uint8_t *gen)
     GEN(log_max_ra_res_qp, 4);
     GEN(cc_query_allowed, 0);
     GEN(max_qp_cnt, 16);                /* Q counters */
+    /* The transport events the device counts per Q counter set: mlx5_ib
+     * (counters.c) shows a group of hw_counters for each bit. */
+    GEN(out_of_seq_cnt, 1);
+    GEN(retransmission_q_counters, 1);
+    GEN(enhanced_error_q_counters, 1);
+    GEN(rts2rts_qp_counters_set_id, 1); /* rdma statistic qp bind on a live QP */
     GEN(pkey_table_size, 0);            /* 128 entries */
     GEN(mcam_reg, 1);                   /* MCQS/MCQI: devlink fw.version */
     GEN(nic_flow_table, 1);

@@ -282,10 +282,32 @@ void mlx5_mkey_destroy(gpointer mkey);
 
 typedef struct Mlx5Tis { uint32_t tisn, td; uint8_t prio; } Mlx5Tis;
 
-/* Q counter: what QUERY_Q_COUNTER reports for the RQs that name it. */
+/* Q counters the device keeps, each a query_q_counter_out field of the
+ * same name (mlx5_ib counters.c reads them as a port's hw_counters; which
+ * event increments which: the comments at MLX5_QCNT_* users and
+ * docs/counters.md).  The ones of the layout that no driver shows, and the
+ * DC and adaptive-retransmission ones, the device never increments. */
+#define MLX5_Q_COUNTERS(X) \
+    X(rx_write_requests) X(rx_read_requests) X(rx_atomic_requests) \
+    X(out_of_buffer) X(out_of_sequence) X(duplicate_request) \
+    X(rnr_nak_retry_err) X(packet_seq_err) X(implied_nak_seq_err) \
+    X(local_ack_timeout_err) X(req_rnr_retries_exceeded) \
+    X(resp_local_length_error) X(resp_cqe_error) X(req_cqe_error) \
+    X(req_remote_invalid_request) X(req_remote_access_errors) \
+    X(resp_remote_access_errors) X(req_transport_retries_exceeded) \
+    X(resp_cqe_flush_error) X(req_cqe_flush_error)
+typedef enum {
+#define MLX5_QCNT_ENUM(name) MLX5_QCNT_##name,
+    MLX5_Q_COUNTERS(MLX5_QCNT_ENUM)
+#undef MLX5_QCNT_ENUM
+    MLX5_QCNT__COUNT
+} Mlx5QCnt;
+
+/* Q counter: what QUERY_Q_COUNTER reports for the RQs and QPs that name
+ * it (rqc/qpc counter_set_id); free-running 32-bit counts. */
 typedef struct Mlx5QCounter {
     uint32_t id;
-    uint64_t out_of_buffer;     /* frames dropped: no receive WQE posted */
+    uint32_t count[MLX5_QCNT__COUNT];
 } Mlx5QCounter;
 
 typedef struct Mlx5Tir {
@@ -506,6 +528,10 @@ void mlx5_wq_destroy(gpointer wq);
 void mlx5_srq_destroy(gpointer srq);
 void mlx5_qp_free(Mlx5Qp *qp);
 Mlx5Wq *mlx5_qp_get(Mlx5Fw *fw, uint32_t qpn);
+/* Count one event in Q counter set `set_id` (0 or a freed set: nowhere;
+ * resources.c), or in the set a QP's context names. */
+void mlx5_q_counter_inc(Mlx5Fw *fw, uint32_t set_id, Mlx5QCnt which);
+void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Wq *qp, Mlx5QCnt which);
 void mlx5_qp_send_error(Mlx5Fw *fw, uint32_t qpn);
 void mlx5_rqt_destroy(gpointer rqt);
 void mlx5_flow_table_destroy(gpointer ft);

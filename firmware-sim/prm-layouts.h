@@ -636,6 +636,7 @@
     F(query_q_counter_out, packet_seq_err, 0x280, 32) \
     F(query_q_counter_out, implied_nak_seq_err, 0x2c0, 32) \
     F(query_q_counter_out, local_ack_timeout_err, 0x300, 32) \
+    F(query_q_counter_out, req_rnr_retries_exceeded, 0x380, 32) \
     F(query_q_counter_out, resp_local_length_error, 0x3c0, 32) \
     F(query_q_counter_out, req_local_length_error, 0x3e0, 32) \
     F(query_q_counter_out, resp_local_qp_error, 0x400, 32) \

@@ -83,11 +83,31 @@ unsigned cmd_query_q_counter(Mlx5Fw *fw, Mlx5Cmd *c)
     if (!q) {
         return CMD_FAIL(c, BAD_RES, BAD_ID);
     }
-    PRM_SET(query_q_counter_out, out_of_buffer, c->out, q->out_of_buffer);
+#define QCNT_OUT(name) PRM_SET(query_q_counter_out, name, c->out, q->count[MLX5_QCNT_##name]);
+    MLX5_Q_COUNTERS(QCNT_OUT)
+#undef QCNT_OUT
     if (PRM_GET(query_q_counter_in, clear, c->in)) {
-        q->out_of_buffer = 0;
+        memset(q->count, 0, sizeof(q->count));
     }
     return MLX5_CMD_STAT_OK;
+}
+
+void mlx5_q_counter_inc(Mlx5Fw *fw, uint32_t set_id, Mlx5QCnt which)
+{
+    Mlx5QCounter *q = set_id ? mlx5_table_get(&fw->q_counter, set_id) : NULL;
+
+    if (q && which < MLX5_QCNT__COUNT) {
+        q->count[which]++;
+    }
+}
+
+/* mlx5_ib puts the port's set (or the one `rdma statistic` bound) into
+ * every QP's context at RST2INIT, RTS2RTS may change it (counters.c). */
+void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Wq *qp, Mlx5QCnt which)
+{
+    if (qp && qp->qp) {
+        mlx5_q_counter_inc(fw, PRM_GET(qpc, counter_set_id, qp->qp->qpc), which);
+    }
 }
 
 /* Access modes (mkc.access_mode_1_0 | access_mode_4_2 << 2). */

@@ -28,4 +28,14 @@ if [ -z "$idle" ]; then
 else
     fail impair-active "none$idle (frames this guest sent:$counts)"
 fi
+# The transport saw the losses, and says so in the port's hw_counters
+# (Q counters): gaps and duplicates as responder, NAKs and timeouts as
+# requester.
+hwc=/sys/class/infiniband/$IBDEV/ports/1/hw_counters
+seen= sum=0
+for k in out_of_sequence duplicate_request packet_seq_err implied_nak_seq_err local_ack_timeout_err; do
+    v=$(cat "$hwc/$k" 2>/dev/null || echo 0)
+    seen+=" $k $v"; sum=$((sum + v))
+done
+if [ "$sum" -gt 0 ]; then pass "hw_counters-recovery:$seen"; else fail hw_counters-recovery "all 0:$seen"; fi
 exit $((fails > 0))

@@ -27,11 +27,22 @@ for size in 1 4096 65536 1048576; do
         fi
     done
 done
-# ib_write_bw at 64 KiB: perftest on every release, too
+# ib_write_bw at 64 KiB: perftest on every release, too; the server's
+# port counts the WRITE requests it executed (hw_counters, Q counters).
+hwc=/sys/class/infiniband/$IBDEV/ports/1/hw_counters
+writes0=$(cat "$hwc/rx_write_requests" 2>/dev/null || echo 0)
 if pair_run wbw 300 ib_write_bw -d "$IBDEV" -x "$GID" -F -s 65536 -n 500 -p 18600; then
     echo "PASS ib_write_bw-65536: $(grep -E '^ *65536 ' /tmp/pair.out | tr -s ' ')"
 else
     echo "FAIL ib_write_bw-65536: $(tail -3 /tmp/pair.out | tr '\n' ' ')"
     fails=$((fails + 1))
+fi
+if [ "$NODE" = 0 ] && [ "$NIC" = mlx5 ]; then
+    writes=$(( $(cat "$hwc/rx_write_requests" 2>/dev/null || echo 0) - writes0 ))
+    if [ "$writes" -ge 500 ]; then
+        pass "hw_counters-rx_write_requests: $writes for ib_write_bw's 500+ writes"
+    else
+        fail hw_counters-rx_write_requests "$writes, want >= 500 ($(ls "$hwc" 2>&1 | tr '\n' ' '))"
+    fi
 fi
 exit $((fails > 0))

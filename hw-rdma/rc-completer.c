@@ -108,6 +108,7 @@ static void retry(Mlx5Fw *fw, Mlx5Wq *w, uint32_t from)
     Mlx5RcState *rc = &w->qp->rc;
 
     if (rc->retry_left == 0) {
+        mlx5_qp_count(fw, w, MLX5_QCNT_req_transport_retries_exceeded);
         mlx5_rc_fail(fw, w, 0, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
         return;
     }
@@ -133,6 +134,7 @@ static void on_acknowledge(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
     switch (aeth & AETH_KIND_MASK) {
     case AETH_KIND_ACK:
         if (lost) {
+            mlx5_qp_count(fw, w, MLX5_QCNT_implied_nak_seq_err);
             mlx5_rc_requester_resend(fw, w, resend_psn(w));
         }
         return;
@@ -142,9 +144,11 @@ static void on_acknowledge(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
             return;
         }
         if (rc->rnr_left == 0) {
+            mlx5_qp_count(fw, w, MLX5_QCNT_req_rnr_retries_exceeded);
             mlx5_rc_fail(fw, w, 0, MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR);
             return;
         }
+        mlx5_qp_count(fw, w, MLX5_QCNT_rnr_nak_retry_err);
         if (rc->rnr_left != 7) {                /* 7: retry for ever (IBA 9.7.5.2.8) */
             rc->rnr_left--;
         }
@@ -162,9 +166,15 @@ static void on_acknowledge(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
             if (!(rc->seq_nak_resent && rc->seq_nak_psn == p->psn)) {
                 rc->seq_nak_resent = true;
                 rc->seq_nak_psn = p->psn;
+                mlx5_qp_count(fw, w, MLX5_QCNT_packet_seq_err);
                 retry(fw, w, p->psn);
             }
             return;
+        }
+        if (aeth == AETH_NAK_REMOTE_ACCESS || aeth == AETH_NAK_INVALID_REQ) {
+            mlx5_qp_count(fw, w, aeth == AETH_NAK_REMOTE_ACCESS
+                                 ? MLX5_QCNT_req_remote_access_errors
+                                 : MLX5_QCNT_req_remote_invalid_request);
         }
         mlx5_rc_fail(fw, w, 0, aeth == AETH_NAK_REMOTE_ACCESS ? MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR
                              : aeth == AETH_NAK_INVALID_REQ ? MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR
@@ -272,6 +282,7 @@ void mlx5_rc_completer_timeout(Mlx5Fw *fw, Mlx5Wq *w)
     Mlx5RcWqe *r = oldest(w);
 
     if (r && r->started) {
+        mlx5_qp_count(fw, w, MLX5_QCNT_local_ack_timeout_err);
         retry(fw, w, resend_psn(w));
     }
 }

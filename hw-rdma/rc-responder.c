@@ -20,6 +20,11 @@ static void send_ack(Mlx5Fw *fw, Mlx5Wq *w, uint32_t psn, uint8_t syndrome)
     if ((syndrome & AETH_KIND_MASK) != AETH_KIND_ACK) {
         mlx5emu_trace_rc_nak_sent(w->num, psn, syndrome);
     }
+    if ((syndrome & AETH_KIND_MASK) == AETH_KIND_RNR) {
+        mlx5_qp_count(fw, w, MLX5_QCNT_out_of_buffer);     /* no receive WQE */
+    } else if (syndrome == AETH_NAK_REMOTE_ACCESS) {
+        mlx5_qp_count(fw, w, MLX5_QCNT_resp_remote_access_errors);
+    }
     mlx5_roce_send_frame(fw, w, &p, NULL, 0);
 }
 
@@ -53,6 +58,9 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
     if (!send && !PRM_GET(qpc, rwe, w->qp->qpc)) {
         return AETH_NAK_REMOTE_ACCESS;      /* the QP does not allow remote writes */
     }
+    if (!send && first) {
+        mlx5_qp_count(fw, w, MLX5_QCNT_rx_write_requests);
+    }
     if (first) {
         rc->msg_off = 0;
         if (op->hdrs & MLX5_ROCE_HDR_RETH) {
@@ -72,6 +80,9 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
         resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, st == MLX5_SCATTER_LENGTH
                  ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
         w->hw_counter = (uint16_t)(w->hw_counter + 1);
+        if (st == MLX5_SCATTER_LENGTH) {
+            mlx5_qp_count(fw, w, MLX5_QCNT_resp_local_length_error);
+        }
         return st == MLX5_SCATTER_LENGTH ? AETH_NAK_INVALID_REQ : AETH_NAK_REMOTE_ACCESS;
     }
     if (!send && p->payload_len &&
@@ -222,6 +233,7 @@ static void duplicate(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
     uint8_t code = p->opcode & 0x1f;
 
     mlx5emu_trace_rc_duplicate(w->num, p->psn);
+    mlx5_qp_count(fw, w, MLX5_QCNT_duplicate_request);
     if (code != MLX5_ROCE_RDMA_READ_REQUEST && code != MLX5_ROCE_COMPARE_SWAP &&
         code != MLX5_ROCE_FETCH_ADD) {
         send_ack(fw, w, psn_add(rc->epsn, PSN_MASK), AETH_ACK);
@@ -252,7 +264,10 @@ void mlx5_rc_responder(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, const Mlx5Ro
     if (p->psn != rc->epsn) {
         if (psn_before(p->psn, rc->epsn)) {
             duplicate(fw, w, p);
-        } else if (!rc->nak_sent) {                 /* a gap: ask for a resend once */
+            return;
+        }
+        mlx5_qp_count(fw, w, MLX5_QCNT_out_of_sequence);
+        if (!rc->nak_sent) {                        /* a gap: ask for a resend once */
             rc->nak_sent = true;
             send_ack(fw, w, rc->epsn, AETH_NAK_PSN_SEQ);
         }
@@ -280,9 +295,13 @@ void mlx5_rc_responder(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, const Mlx5Ro
         mlx5_rc_qp_error(fw, w);                    /* the responder's QP fails too */
         return;
     }
-    if (code == MLX5_ROCE_RDMA_READ_REQUEST || code == MLX5_ROCE_COMPARE_SWAP ||
-        code == MLX5_ROCE_FETCH_ADD) {
+    if (code == MLX5_ROCE_RDMA_READ_REQUEST) {
+        mlx5_qp_count(fw, w, MLX5_QCNT_rx_read_requests);
         return;                                     /* answered, epsn advanced */
+    }
+    if (code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD) {
+        mlx5_qp_count(fw, w, MLX5_QCNT_rx_atomic_requests);
+        return;
     }
     rc->epsn = psn_add(rc->epsn, 1);
     if (p->ackreq) {

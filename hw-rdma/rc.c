@@ -129,6 +129,7 @@ void mlx5_rc_req_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r, uint8_t syndrome
     }
     cqe[CQE_OP_OWN] = (syndrome ? MLX5_CQE_REQ_ERR : MLX5_CQE_REQ) << 4;
     cqe[CQE_ERR_SYNDROME] = syndrome;
+    mlx5_count_cqe_error(fw, w, syndrome, true);
     mlx5emu_trace_rc_cqe(w->num, r->wqe_index, r->opcode, syndrome);
     mlx5_cq_post(fw, cq, cqe, r->solicited);
 }

@@ -93,6 +93,10 @@ void mlx5_rc_init(Mlx5Fw *fw);
 /* Run the RC timers that are due; the next deadline (UINT64_MAX: none). */
 uint64_t mlx5_rc_timer_expire(Mlx5Fw *fw);
 
+/* Count an error CQE of QP `qp` (syndrome 0: none) in its Q counter set
+ * (rq.c). */
+void mlx5_count_cqe_error(Mlx5Fw *fw, const Mlx5Wq *qp, uint8_t syndrome, bool requester);
+
 /* QP receive queues (rq.c).  The next posted WQE's address (0: none);
  * scatter `len` bytes at message offset `off` into it; its total length;
  * a responder CQE for it (the WQE at hw_counter); flush all posted ones

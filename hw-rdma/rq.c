@@ -13,6 +13,21 @@
 
 enum { MLX5_INVALID_LKEY = 0x100 };
 
+/* Error CQEs of a QP, counted in its set: a flush apart from the others,
+ * as mlx5_ib shows them (counters.c: *_cqe_error, *_cqe_flush_error). */
+void mlx5_count_cqe_error(Mlx5Fw *fw, const Mlx5Wq *qp, uint8_t syndrome, bool requester)
+{
+    if (!syndrome) {
+        return;
+    }
+    if (syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR) {
+        mlx5_qp_count(fw, qp, requester ? MLX5_QCNT_req_cqe_flush_error
+                                        : MLX5_QCNT_resp_cqe_flush_error);
+    } else {
+        mlx5_qp_count(fw, qp, requester ? MLX5_QCNT_req_cqe_error : MLX5_QCNT_resp_cqe_error);
+    }
+}
+
 uint64_t mlx5_rq_next_wqe(Mlx5Fw *fw, Mlx5Wq *w)
 {
     uint8_t dbr[4];
@@ -95,6 +110,7 @@ void mlx5_rq_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RespCqe *c)
     }
     cqe[CQE_OP_OWN] = c->op << 4;
     cqe[CQE_ERR_SYNDROME] = c->syndrome;
+    mlx5_count_cqe_error(fw, w, c->op == MLX5_CQE_RESP_ERR ? c->syndrome : 0, false);
     mlx5_cq_post(fw, cq, cqe, c->se);
 }
 

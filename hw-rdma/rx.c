@@ -258,10 +258,7 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
         return;
     }
     if ((uint16_t)(prm_be32(dbr) - rq->hw_counter) == 0) {
-        Mlx5QCounter *q = mlx5_table_get(&fw->q_counter, rq->counter_set_id);
-        if (q) {
-            q->out_of_buffer++;
-        }
+        mlx5_q_counter_inc(fw, rq->counter_set_id, MLX5_QCNT_out_of_buffer);
         fw->counters.rx_out_of_buffer++;
         rx_drop(len, "no receive WQE posted (out of buffer)");
         return;

@@ -50,6 +50,7 @@ static void sq_complete(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w, uint8_t syndrome
         Mlx5Wq *qp = mlx5_qp_get(fw, sq->num);
         prm_put_be32(cqe + CQE_SOP_DROP_QPN, (uint32_t)w->opcode << 24 | sq->num);
         prm_put_be32(cqe + CQE_SRQN, qp ? qp->user_index : 0);
+        mlx5_count_cqe_error(fw, qp, syndrome, true);
     }
     cqe[CQE_OP_OWN] = (err ? MLX5_CQE_REQ_ERR : MLX5_CQE_REQ) << 4;
     if (err) {

@@ -210,6 +210,7 @@ void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
     wqe = mlx5_rq_next_wqe(fw, w);
     if (!wqe || mlx5_rq_wqe_capacity(fw, w, wqe) < UD_GRH_BYTES + p->payload_len) {
         mlx5emu_trace_rc_rx_drop(wqe ? "UD receive WQE too short" : "no UD receive WQE");
+        mlx5_qp_count(fw, w, wqe ? MLX5_QCNT_resp_local_length_error : MLX5_QCNT_out_of_buffer);
         return;
     }
     ud_grh_area(frame, p, grh);

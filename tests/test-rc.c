@@ -20,6 +20,7 @@ typedef struct Env {
     uint32_t b_rq_pc;
     unsigned fed;               /* frames already fed back */
     uint8_t retry, rnr_retry, timeout;  /* qpc retry_count, rnr_retry, ack_timeout */
+    uint8_t counter_set;                /* qpc counter_set_id (0: none) */
 } Env;
 
 /* GID 0 of the port: RoCE v2, IPv4 `ip`, MAC 02:00:00:00:00:mac_lo. */
@@ -48,6 +49,7 @@ static void set_gid(Harness *h)
 typedef struct QpOpts {
     uint32_t rip, rmac_lo;      /* the peer's IPv4 GID and MAC (02:00:00:00:00:xx) */
     uint8_t retry, rnr_retry, timeout;
+    uint8_t counter_set;
 } QpOpts;
 
 /* RST -> INIT -> RTR -> RTS, connected to `remote` at o's address. */
@@ -78,6 +80,9 @@ static void connect_qp_to(Harness *h, uint32_t qpn, uint32_t remote, uint32_t ps
         PRM_SET(ads, rmac_31_0, ap, o->rmac_lo);
         PRM_SET(ads, hop_limit, ap, 64);
         PRM_SET(ads, udp_sport, ap, 0xc123);
+        if (ops[i] == OP_RST2INIT_QP) {
+            PRM_SET(qpc, counter_set_id, qpc, o->counter_set);
+        }
         rgid[10] = rgid[11] = 0xff;
         prm_put_be32(rgid + 12, o->rip);
         h_ok_free(h, c);
@@ -87,7 +92,7 @@ static void connect_qp_to(Harness *h, uint32_t qpn, uint32_t remote, uint32_t ps
 /* Both QPs of one device, connected to each other at its own address. */
 static void connect_qp(Env *e, uint32_t qpn, uint32_t remote, uint32_t psn)
 {
-    QpOpts o = { MY_GID_V4, 1, e->retry, e->rnr_retry, e->timeout };
+    QpOpts o = { MY_GID_V4, 1, e->retry, e->rnr_retry, e->timeout, e->counter_set };
 
     connect_qp_to(e->h, qpn, remote, psn, &o);
 }
@@ -1083,6 +1088,70 @@ static void test_ud_gsi(void)
     g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xffff);
 }
 
+static uint32_t q_counter(Env *e, uint32_t set, unsigned bit_off)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_QUERY_Q_COUNTER, 0);
+
+    IN_SET(c, query_q_counter_in, counter_set_id, set);
+    h_ok(e->h, c);
+    return prm_be32(c->out + bit_off / 8);
+}
+#define Q_COUNTER(e, set, name) \
+    q_counter(e, set, PRM_OFF(query_q_counter_out, name))
+
+/* The transport events land in the Q counter set the QPs' contexts name
+ * (mlx5_ib's hw_counters): requests executed, a duplicate, a gap and the
+ * sequence NAK it causes, a remote access error on both sides, the error
+ * and flush CQEs that follow. */
+static void test_rc_q_counters(void)
+{
+    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    uint32_t set = h_alloc_simple(e->h, OP_ALLOC_Q_COUNTER);
+    gsize len;
+    const uint8_t *f;
+
+    e->counter_set = (uint8_t)set;
+    e->timeout = 14;
+    e->retry = 3;
+    connect_qp(e, e->a.num, e->b.num, 10);
+    connect_qp(e, e->b.num, e->a.num, 10);
+    fill(e, 3000);
+    post_send(e, 0x08, 2500, B_BUF);                 /* WRITE: three packets */
+    wire(e, false);
+    post_send(e, 0x10, 100, B_BUF);                  /* READ */
+    wire(e, false);
+    post_atomic(e, 0x12, B_BUF, 1, 0);               /* FAA */
+    wire(e, false);
+    post_recv(e, 0, 4096);
+    post_recv(e, 4096, 4096);
+    post_send(e, 0x0a, 64, 0);
+    f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->fed), &len);
+    wire(e, false);
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));   /* a duplicate */
+    wire(e, false);
+    post_send(e, 0x0a, 2000, 0);                     /* its first packet lost */
+    wire(e, true);
+    wire(e, false);
+    g_assert_cmpuint(Q_COUNTER(e, set, rx_write_requests), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, rx_read_requests), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, rx_atomic_requests), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, duplicate_request), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, out_of_sequence), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, packet_seq_err), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, req_cqe_error), ==, 0);
+    post_recv(e, 0, 4096);
+    post_send_rkey(e, 0x08, 100, B_BUF, e->key ^ 0x80);
+    wire(e, false);
+    wire(e, false);
+    g_assert_cmpuint(Q_COUNTER(e, set, resp_remote_access_errors), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, req_remote_access_errors), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, req_cqe_error), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, resp_cqe_error), ==, 0);
+    /* b went to ERR with its NAK: its one posted receive is flushed */
+    g_assert_cmpuint(Q_COUNTER(e, set, resp_cqe_flush_error), ==, 1);
+    g_assert_cmpuint(Q_COUNTER(e, set, out_of_buffer), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1091,6 +1160,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/write-imm", test_rc_write_imm);
     g_test_add_func("/rc/errors", test_rc_errors);
     g_test_add_func("/rc/duplicate", test_rc_duplicate);
+    g_test_add_func("/rc/q-counters", test_rc_q_counters);
     g_test_add_func("/rc/bad-frames", test_rc_bad_frames);
     g_test_add_func("/rc/outstanding-bounded", test_rc_outstanding_bounded);
     g_test_add_func("/rc/read", test_rc_read);
