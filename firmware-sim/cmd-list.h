@@ -89,6 +89,7 @@
     X(CREATE_XRC_SRQ,           0x705, cmd_create_xrc_srq,  create_xrc_srq_in,  create_xrc_srq_out, MLX5_NEEDS_INIT) \
     X(DESTROY_XRC_SRQ,          0x706, cmd_destroy_xrc_srq, destroy_xrc_srq_in, mbox_out,           MLX5_NEEDS_INIT) \
     X(QUERY_XRC_SRQ,            0x707, cmd_query_xrc_srq,   query_xrc_srq_in,   query_xrc_srq_out,  MLX5_NEEDS_INIT) \
+    X(ARM_XRC_SRQ,              0x708, cmd_arm_xrc_srq,     arm_xrc_srq_in,     mbox_out,           MLX5_NEEDS_INIT) \
     X(CREATE_RMP,               0x90c, cmd_create_rmp,      create_rmp_in,      create_rmp_out,     MLX5_NEEDS_INIT) \
     X(MODIFY_RMP,               0x90d, cmd_modify_rmp,      modify_rmp_in,      mbox_out,           MLX5_NEEDS_INIT) \
     X(DESTROY_RMP,              0x90e, cmd_destroy_rmp,     destroy_rmp_in,     mbox_out,           MLX5_NEEDS_INIT) \
@@ -101,7 +102,7 @@
 #define MLX5_CMD_UNIMPLEMENTED_LIST(X) \
     X(QUERY_SPECIAL_CONTEXTS, 0x203) X(PAGE_FAULT_RESUME, 0x204) X(SQD_RTS_QP, 0x50c) \
     X(MAD_IFC, 0x50d) X(CREATE_PSV, 0x600) X(DESTROY_PSV, 0x601) \
-    X(ARM_XRC_SRQ, 0x708) X(CREATE_DCT, 0x710) \
+    X(CREATE_DCT, 0x710) \
     X(DESTROY_DCT, 0x711) X(DRAIN_DCT, 0x712) X(QUERY_DCT, 0x713) \
     X(ARM_DCT_FOR_KEY_VIOLATION, 0x714) X(CREATE_XRQ, 0x717) \
     X(DESTROY_XRQ, 0x718) X(QUERY_ESW_VPORT_CONTEXT, 0x752) \

@@ -123,6 +123,16 @@ void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
     mlx5emu_trace_eq_no_subscriber(type, sub_type);
 }
 
+void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_kind)
+{
+    uint8_t data[28] = { 0 };
+
+    data[0x14] = queue_kind;                    /* EQE 0x34 */
+    prm_put_be32(data + 0x18, num & 0xffffff);  /* EQE 0x38: qp_srq_n */
+    mlx5emu_trace_qp_srq_event(type, num, queue_kind);
+    mlx5_eq_post_async(fw, type, 0, data);
+}
+
 void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm)
 {
     uint32_t eqn = val >> 24;

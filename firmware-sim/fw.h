@@ -68,12 +68,20 @@ enum {
 /* Event types (EQE.type), PRM "Events". */
 enum {
     MLX5_EVENT_COMP = 0x00,
+    MLX5_EVENT_COMM_EST = 0x02,
     MLX5_EVENT_CQ_ERROR = 0x04,
+    MLX5_EVENT_WQ_INVAL_REQ_ERROR = 0x10,
+    MLX5_EVENT_WQ_ACCESS_ERROR = 0x11,
+    MLX5_EVENT_SRQ_LAST_WQE = 0x13,
+    MLX5_EVENT_SRQ_RQ_LIMIT = 0x14,
     MLX5_EVENT_PORT_CHANGE = 0x09,
     MLX5_EVENT_CMD = 0x0a,
     MLX5_EVENT_PAGE_REQUEST = 0x0b,
 };
 enum { MLX5_PORT_CHANGE_DOWN = 1, MLX5_PORT_CHANGE_ACTIVE = 4 };
+/* The queue kind in a QP/SRQ event (mlx5_eqe_qp_srq.type): mlx5_core finds
+ * QPs, SRQs and XRC SRQs under 0, RMPs under 1 (ib/qpc.c, ib/devx.c). */
+enum { MLX5_EVENT_QUEUE_QP = 0, MLX5_EVENT_QUEUE_RQ = 1 };
 
 #define MLX5_EQE_BYTES 64
 #define MLX5_MAX_EQ 256              /* EQ numbers are u8 in the driver */
@@ -203,6 +211,18 @@ typedef struct Mlx5RcWqe {      /* requester: a send WQE until it completes */
     uint32_t resp_off;          /* READ: response bytes placed so far */
 } Mlx5RcWqe;
 
+/* A receive WQE the device took from a QP's receive queue or from an SRQ,
+ * until its CQE (hw-rdma/rq.c). */
+typedef struct Mlx5RecvWqe {
+    uint64_t addr;              /* its first data segment; 0: none taken */
+    uint16_t index;             /* its index in the ring: the CQE's wqe_counter */
+    uint16_t next;              /* SRQ: the WQE its next_wqe_index names */
+    uint8_t nseg;               /* data segments its stride holds */
+    uint32_t pd;                /* whose keys its segments name */
+    uint32_t srqn;              /* 0: the QP's own receive queue */
+    uint32_t cqn, user_index;   /* where its CQE goes, and the CQE's srqn_uidx */
+} Mlx5RecvWqe;
+
 typedef enum { MLX5_RC_RES_READ = 1, MLX5_RC_RES_ATOMIC } Mlx5RcResKind;
 typedef struct Mlx5RcRes {      /* responder: an executed READ or atomic, for replay */
     Mlx5RcResKind kind;         /* 0: free */
@@ -229,6 +249,8 @@ typedef struct Mlx5RcState {
     /* responder */
     uint32_t epsn, msn;         /* expected PSN, messages completed */
     bool nak_sent;              /* a PSN sequence NAK is outstanding */
+    bool comm_est;              /* the first request in RTR was reported */
+    Mlx5RecvWqe recv;           /* the receive WQE a message is filling */
     bool in_msg;                /* a multi-packet request is under way */
     uint32_t msg_off;           /* bytes of it placed so far */
     uint64_t write_va;          /* RDMA WRITE: where it goes (from the RETH) */
@@ -253,10 +275,11 @@ typedef struct Mlx5Srq {
     Mlx5SrqKind kind;
     uint8_t state;              /* RMP: MLX5_RQC_STATE_*; SRQs are ready */
     uint32_t pd, cqn, xrcd, user_index;
-    uint16_t lwm;               /* limit event watermark (ARM_RQ) */
+    uint16_t lwm;               /* limit event watermark (ARM_RQ); 0: disarmed */
     uint64_t dbr_addr;
     Mlx5Ring ring;
-    uint32_t hw_counter;
+    uint32_t hw_counter;        /* WQEs taken (the doorbell record counts posted) */
+    uint16_t head;              /* the next WQE to take: a linked list from 0 */
 } Mlx5Srq;
 
 /* mkc.access_mode: how a key translates addresses. */
@@ -521,6 +544,8 @@ void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
 void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
                         const uint8_t data[28]);
 void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm);
+/* A QP or SRQ affiliated event (mlx5_eqe_qp_srq) on the async EQ. */
+void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_kind);
 void mlx5_eq_destroy(gpointer eq);
 /* Object destructors (table callbacks). */
 void mlx5_cq_destroy(gpointer cq);

@@ -2080,9 +2080,17 @@
     F(arm_rq_in, srq_number, 0x48, 24) \
     F(arm_rq_in, lwm, 0x70, 16)
 
+#define PRM_FIELDS_arm_xrc_srq_in(F) \
+    F(arm_xrc_srq_in, opcode, 0x0, 16) \
+    F(arm_xrc_srq_in, uid, 0x10, 16) \
+    F(arm_xrc_srq_in, op_mod, 0x30, 16) \
+    F(arm_xrc_srq_in, xrc_srqn, 0x48, 24) \
+    F(arm_xrc_srq_in, lwm, 0x70, 16)
+
 /* Layouts that mlx5_ifc.h also defines: L(name, size_bits). */
 #define PRM_LAYOUTS_IFC(L) \
     L(arm_rq_in, 0x80) \
+    L(arm_xrc_srq_in, 0x80) \
     L(query_rmp_out, 0x880) \
     L(query_rmp_in, 0x80) \
     L(destroy_rmp_in, 0x80) \

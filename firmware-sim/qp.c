@@ -316,7 +316,8 @@ static void rc_seed(Mlx5Qp *qp, unsigned from, unsigned to)
     if (to == MLX5_QP_STATE_RTR) {
         rc->epsn = PRM_GET(qpc, next_rcv_psn, qp->qpc);
         rc->msn = 0;
-        rc->in_msg = rc->nak_sent = false;
+        rc->in_msg = rc->nak_sent = rc->comm_est = false;
+        rc->recv.addr = 0;
         memset(rc->res, 0, sizeof(rc->res));
     } else if (to == MLX5_QP_STATE_RTS && from == MLX5_QP_STATE_RTR) {
         rc->sq_psn = rc->una_psn = PRM_GET(qpc, next_send_psn, qp->qpc);

@@ -247,6 +247,23 @@ unsigned cmd_query_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
     return MLX5_CMD_STAT_OK;
 }
 
+/* ARM_XRC_SRQ op_mod 1: the XRC SRQ's limit watermark (mlx5_ib srq_cmd.c
+ * arm_xrc_srq_cmd, the ISSI 1 way to ibv_modify_srq an XRC SRQ). */
+unsigned cmd_arm_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    Mlx5Srq *s = srq_get(fw, PRM_GET(arm_xrc_srq_in, xrc_srqn, c->in), MLX5_SRQ_XRC);
+
+    c->obj = PRM_GET(arm_xrc_srq_in, xrc_srqn, c->in);
+    if (c->op_mod != 1) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
+    }
+    if (!s) {
+        return CMD_FAIL(c, BAD_RES, BAD_SRQ);
+    }
+    s->lwm = PRM_GET(arm_xrc_srq_in, lwm, c->in);
+    return MLX5_CMD_STAT_OK;
+}
+
 /* --- CREATE_RMP / MODIFY_RMP / DESTROY_RMP / QUERY_RMP ------------------ */
 
 unsigned cmd_create_rmp(Mlx5Fw *fw, Mlx5Cmd *c)

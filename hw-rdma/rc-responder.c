@@ -28,6 +28,7 @@ static void send_ack(Mlx5Fw *fw, Mlx5Wq *w, uint32_t psn, uint8_t syndrome)
     mlx5_roce_send_frame(fw, w, &p, NULL, 0);
 }
 
+/* The CQE of the receive WQE the message filled; the WQE is done. */
 static void resp_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, uint8_t op,
                      uint32_t bytes, uint8_t syndrome)
 {
@@ -36,7 +37,8 @@ static void resp_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, uint8_t op,
         .flags_rqpn = PRM_GET(qpc, remote_qpn, w->qp->qpc),
     };
 
-    mlx5_rq_cqe(fw, w, &c);
+    mlx5_rq_cqe(fw, w, &w->qp->rc.recv, &c);
+    w->qp->rc.recv.addr = 0;
 }
 
 /* SEND and RDMA WRITE packets (IBA 9.7.5.1.1-2); the AETH syndrome to
@@ -49,7 +51,6 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
     bool send = code <= MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE;
     bool imm = op->hdrs & MLX5_ROCE_HDR_IMMDT;
     bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
-    uint64_t wqe = 0;
     Mlx5ScatterStatus st;
 
     if (first == rc->in_msg) {
@@ -68,18 +69,17 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
             rc->write_rkey = p->reth.rkey;
         }
     }
-    if (send || (imm && last)) {
-        wqe = mlx5_rq_next_wqe(fw, w);
-        if (!wqe) {
-            return AETH_KIND_RNR | PRM_GET(qpc, min_rnr_nak, w->qp->qpc);
-        }
+    /* A SEND takes its receive WQE at its first packet, a WRITE with
+     * immediate at its last; an SRQ's next WQE may go to another QP
+     * before this message ends. */
+    if (((send && first) || (!send && imm && last)) && !mlx5_rq_take(fw, w, &rc->recv)) {
+        return AETH_KIND_RNR | PRM_GET(qpc, min_rnr_nak, w->qp->qpc);
     }
-    if (send && (st = mlx5_rq_scatter(fw, w, wqe, rc->msg_off, p->payload, p->payload_len))) {
+    if (send && (st = mlx5_rq_scatter(fw, &rc->recv, rc->msg_off, p->payload, p->payload_len))) {
         /* The receive WQE fails locally (IBA 9.9.3.1.1); the requester
          * learns of an invalid request (too long) or a protection error. */
         resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, st == MLX5_SCATTER_LENGTH
                  ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
-        w->hw_counter = (uint16_t)(w->hw_counter + 1);
         if (st == MLX5_SCATTER_LENGTH) {
             mlx5_qp_count(fw, w, MLX5_QCNT_resp_local_length_error);
         }
@@ -94,11 +94,10 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
     rc->in_msg = !last;
     if (last) {
         rc->msn++;
-        if (wqe) {
+        if (send || imm) {
             resp_cqe(fw, w, p, !send ? MLX5_CQE_RESP_WR_IMM
                                : imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND,
                      rc->msg_off, 0);        /* a WRITE's length too (IBA 11.4.2.1) */
-            w->hw_counter = (uint16_t)(w->hw_counter + 1);
         }
     }
     return AETH_ACK;
@@ -291,8 +290,12 @@ void mlx5_rc_responder(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, const Mlx5Ro
     }
     rc->nak_sent = false;
     if (aeth != AETH_ACK) {
+        /* The responder's QP fails too, and says why (IBA 11.6.3.1:
+         * invalid request, access violation; mlx5_ib QP_REQ_ERR/ACCESS_ERR). */
         send_ack(fw, w, p->psn, aeth);
-        mlx5_rc_qp_error(fw, w);                    /* the responder's QP fails too */
+        mlx5_eq_post_qp_srq(fw, aeth == AETH_NAK_REMOTE_ACCESS ? MLX5_EVENT_WQ_ACCESS_ERROR
+                                : MLX5_EVENT_WQ_INVAL_REQ_ERROR, w->num, MLX5_EVENT_QUEUE_QP);
+        mlx5_rc_qp_error(fw, w);
         return;
     }
     if (code == MLX5_ROCE_RDMA_READ_REQUEST) {

@@ -197,7 +197,8 @@ uint64_t mlx5_rc_timer_expire(Mlx5Fw *fw)
 
 /* Entering ERR (IBA 10.3.1, 11.6.2): whatever was posted completes with
  * WR_FLUSH_ERR, oldest first - the send WQEs in flight, those posted but
- * not yet fetched, then the receive WQEs (not an SRQ's: it is shared). */
+ * not yet fetched, then the receive WQEs (not an SRQ's: it is shared;
+ * rq.c mlx5_rq_flush). */
 static void rc_qp_flush(Mlx5Fw *fw, Mlx5Wq *w)
 {
     GArray *wqes = w->qp->rc.wqes;
@@ -212,7 +213,7 @@ static void rc_qp_flush(Mlx5Fw *fw, Mlx5Wq *w)
         g_array_set_size(wqes, 0);
     }
     n += mlx5_sq_flush(fw, &w->qp->sq);
-    n += mlx5_rq_flush(fw, w);
+    n += mlx5_rq_flush(fw, w, &w->qp->rc.recv);
     mlx5emu_trace_rc_flush(w->num, n);
 }
 
@@ -268,6 +269,12 @@ bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len)
             mlx5_rc_completer(fw, w, &p, op);
         }
     } else {
+        if (w->state == MLX5_QP_STATE_RTR && !w->qp->rc.comm_est) {
+            /* IBA 11.6.3.1: the first request on a QP still in RTR;
+             * ULPs that wait for the CM's RTU use it (ib_cm_notify). */
+            w->qp->rc.comm_est = true;
+            mlx5_eq_post_qp_srq(fw, MLX5_EVENT_COMM_EST, w->num, MLX5_EVENT_QUEUE_QP);
+        }
         mlx5_rc_responder(fw, w, &p, op);
     }
     return true;

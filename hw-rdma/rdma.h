@@ -97,10 +97,11 @@ uint64_t mlx5_rc_timer_expire(Mlx5Fw *fw);
  * (rq.c). */
 void mlx5_count_cqe_error(Mlx5Fw *fw, const Mlx5Wq *qp, uint8_t syndrome, bool requester);
 
-/* QP receive queues (rq.c).  The next posted WQE's address (0: none);
- * scatter `len` bytes at message offset `off` into it; its total length;
- * a responder CQE for it (the WQE at hw_counter); flush all posted ones
- * (how many). */
+/* Receive WQEs of QPs (rq.c): the next one posted to the QP's receive
+ * queue or its SRQ (false: none), without or with taking it; take a peeked
+ * one; the same from a given SRQ (XRC: the packet names it); scatter `len`
+ * bytes at message offset `off` into it; its total length; its responder
+ * CQE; flush a QP's (and the WQE a message was filling) at ERR: how many. */
 typedef enum { MLX5_SCATTER_OK, MLX5_SCATTER_LENGTH, MLX5_SCATTER_PROT } Mlx5ScatterStatus;
 typedef struct Mlx5RespCqe {
     uint8_t op, syndrome;       /* MLX5_CQE_RESP_*, error syndrome */
@@ -109,12 +110,15 @@ typedef struct Mlx5RespCqe {
     bool vlan;                  /* the frame was tagged: vlan_tci into the CQE */
     uint16_t vlan_tci;
 } Mlx5RespCqe;
-uint64_t mlx5_rq_next_wqe(Mlx5Fw *fw, Mlx5Wq *w);
-Mlx5ScatterStatus mlx5_rq_scatter(Mlx5Fw *fw, Mlx5Wq *w, uint64_t wqe, uint32_t off,
+bool mlx5_rq_peek(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RecvWqe *r);
+bool mlx5_rq_take(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RecvWqe *r);
+void mlx5_rq_advance(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RecvWqe *r);
+bool mlx5_srq_peek(Mlx5Fw *fw, Mlx5Srq *s, const Mlx5Wq *w, Mlx5RecvWqe *r);
+Mlx5ScatterStatus mlx5_rq_scatter(Mlx5Fw *fw, const Mlx5RecvWqe *r, uint32_t off,
                                   const uint8_t *data, size_t len);
-uint32_t mlx5_rq_wqe_capacity(Mlx5Fw *fw, Mlx5Wq *w, uint64_t wqe);
-void mlx5_rq_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RespCqe *c);
-unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w);
+uint32_t mlx5_rq_wqe_capacity(Mlx5Fw *fw, const Mlx5RecvWqe *r);
+void mlx5_rq_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RecvWqe *r, const Mlx5RespCqe *c);
+unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RecvWqe *taken);
 
 /* The platform timer is shared (device.c): fire no later than `deadline`. */
 void mlx5_timer_request(Mlx5Fw *fw, uint64_t deadline);

@@ -200,22 +200,24 @@ void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
     Mlx5Wq *w = ud_dest_qp(fw, p->dest_qpn);
     const char *why = ud_check(fw, w, p);
     uint8_t grh[UD_GRH_BYTES];
-    uint64_t wqe;
+    Mlx5RecvWqe r;
+    bool have;
     Mlx5RespCqe c = { 0 };
 
     if (why) {
         mlx5emu_trace_rc_rx_drop(why);
         return;
     }
-    wqe = mlx5_rq_next_wqe(fw, w);
-    if (!wqe || mlx5_rq_wqe_capacity(fw, w, wqe) < UD_GRH_BYTES + p->payload_len) {
-        mlx5emu_trace_rc_rx_drop(wqe ? "UD receive WQE too short" : "no UD receive WQE");
-        mlx5_qp_count(fw, w, wqe ? MLX5_QCNT_resp_local_length_error : MLX5_QCNT_out_of_buffer);
+    have = mlx5_rq_peek(fw, w, &r);
+    if (!have || mlx5_rq_wqe_capacity(fw, &r) < UD_GRH_BYTES + p->payload_len) {
+        mlx5emu_trace_rc_rx_drop(have ? "UD receive WQE too short" : "no UD receive WQE");
+        mlx5_qp_count(fw, w, have ? MLX5_QCNT_resp_local_length_error : MLX5_QCNT_out_of_buffer);
         return;
     }
+    mlx5_rq_advance(fw, w, &r);
     ud_grh_area(frame, p, grh);
-    if (mlx5_rq_scatter(fw, w, wqe, 0, grh, UD_GRH_BYTES) != MLX5_SCATTER_OK ||
-        mlx5_rq_scatter(fw, w, wqe, UD_GRH_BYTES, p->payload, p->payload_len) != MLX5_SCATTER_OK) {
+    if (mlx5_rq_scatter(fw, &r, 0, grh, UD_GRH_BYTES) != MLX5_SCATTER_OK ||
+        mlx5_rq_scatter(fw, &r, UD_GRH_BYTES, p->payload, p->payload_len) != MLX5_SCATTER_OK) {
         c.op = MLX5_CQE_RESP_ERR;
         c.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
     } else {
@@ -235,6 +237,5 @@ void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
     if (w->qp_st == MLX5_QP_ST_QP1) {
         mlx5_mad_trace(p->payload, p->payload_len, false, p->deth.src_qpn);
     }
-    mlx5_rq_cqe(fw, w, &c);
-    w->hw_counter = (uint16_t)(w->hw_counter + 1);
+    mlx5_rq_cqe(fw, w, &r, &c);
 }

@@ -464,8 +464,12 @@ void h_bringup(Harness *h)
 {
     h_init(h);
     h->uar = h_alloc_simple(h, OP_ALLOC_UAR);
+    /* what mlx5_core's async EQ takes (eq.c gather_async_events_mask) */
     h->async_eq = h_create_eq(h, 6, 0, 1ull << MLX5_EVENT_PORT_CHANGE |
-                              1ull << MLX5_EVENT_CQ_ERROR);
+                              1ull << MLX5_EVENT_CQ_ERROR | 1ull << MLX5_EVENT_COMM_EST |
+                              1ull << MLX5_EVENT_WQ_INVAL_REQ_ERROR |
+                              1ull << MLX5_EVENT_WQ_ACCESS_ERROR |
+                              1ull << MLX5_EVENT_SRQ_LAST_WQE | 1ull << MLX5_EVENT_SRQ_RQ_LIMIT);
     h->comp_eq = h_create_eq(h, 6, 1, 0);
     h_eq_arm(h, &h->async_eq);
     h_eq_arm(h, &h->comp_eq);
@@ -886,13 +890,12 @@ uint32_t h_create_xrc_srq(Harness *h, uint32_t xrcd, uint32_t cqn, uint32_t log_
     return created_num(h, h_create_xrc_srq_cmd(h, xrcd, cqn, log_size));
 }
 
-HCmd *h_create_rmp_cmd(Harness *h, uint32_t log_size)
+HCmd *h_create_rmp_ring_cmd(Harness *h, HRing *ring, uint32_t log_size)
 {
     HCmd *c = hcmd_new(OP_CREATE_RMP, 0);
     uint8_t *rmpc;
-    HRing ring;
 
-    wq_fill_ctx(h, c, PRM_BYTE_OFF(create_rmp_in, ctx), &ring, log_size,
+    wq_fill_ctx(h, c, PRM_BYTE_OFF(create_rmp_in, ctx), ring, log_size,
                 __builtin_ctz(H_QP_RQ_STRIDE));
     rmpc = IN_PTR(c, create_rmp_in, ctx);
     PRM_SET(rmpc, state, rmpc, ST_RDY);
@@ -900,9 +903,22 @@ HCmd *h_create_rmp_cmd(Harness *h, uint32_t log_size)
     return c;
 }
 
+HCmd *h_create_rmp_cmd(Harness *h, uint32_t log_size)
+{
+    HRing ring;
+
+    return h_create_rmp_ring_cmd(h, &ring, log_size);
+}
+
 uint32_t h_create_rmp(Harness *h, uint32_t log_size)
 {
     return created_num(h, h_create_rmp_cmd(h, log_size));
+}
+
+uint32_t h_create_rmp_ring(Harness *h, HRing *ring, uint32_t log_size)
+{
+    ring->num = created_num(h, h_create_rmp_ring_cmd(h, ring, log_size));
+    return ring->num;
 }
 
 HCmd *h_modify_rmp_cmd(uint32_t rmpn, unsigned from, unsigned to)

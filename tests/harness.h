@@ -205,6 +205,9 @@ HCmd *h_create_xrc_srq_cmd(Harness *h, uint32_t xrcd, uint32_t cqn, uint32_t log
 uint32_t h_create_xrc_srq(Harness *h, uint32_t xrcd, uint32_t cqn, uint32_t log_size);
 HCmd *h_create_rmp_cmd(Harness *h, uint32_t log_size);                 /* created ready */
 uint32_t h_create_rmp(Harness *h, uint32_t log_size);
+/* The same, keeping the ring (gpa, dbr) for posting WQEs. */
+HCmd *h_create_rmp_ring_cmd(Harness *h, HRing *ring, uint32_t log_size);
+uint32_t h_create_rmp_ring(Harness *h, HRing *ring, uint32_t log_size);
 HCmd *h_modify_rmp_cmd(uint32_t rmpn, unsigned from, unsigned to);
 uint32_t h_create_flow_table(Harness *h, unsigned log_size, unsigned level);
 uint32_t h_create_flow_group(Harness *h, uint32_t ft, uint32_t start, uint32_t end);

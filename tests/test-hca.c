@@ -603,6 +603,12 @@ static void lifecycle(Harness *h)
         h_ok_free(h, h_query_cmd(OP_QUERY_RMP, rmp));
         IN_SET(arm, arm_rq_in, srq_number, srq);
         h_ok(h, arm);
+        {
+            g_autoptr(HCmd) xarm = hcmd_new(OP_ARM_XRC_SRQ, 1);
+            IN_SET(xarm, arm_xrc_srq_in, xrc_srqn, xsrq);
+            IN_SET(xarm, arm_xrc_srq_in, lwm, 2);
+            h_ok(h, xarm);
+        }
         h_ok_free(h, h_modify_rmp_cmd(rmp, ST_RDY, ST_RST));
         h_destroy(h, OP_DESTROY_QP, qp.num);
         h_destroy(h, OP_DESTROY_RMP, rmp);

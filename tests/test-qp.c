@@ -681,6 +681,37 @@ static void test_srq_arm_rq(void)
     h_fail(e->h, rq_mode, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_OP_MOD);
 }
 
+/* ARM_XRC_SRQ sets an XRC SRQ's limit; a wrong op_mod, a basic SRQ's
+ * number or none at all is refused. */
+static void test_xrc_srq_arm(void)
+{
+    g_autoptr(Env) e = env_new();
+    uint32_t xsrq = h_create_xrc_srq(e->h, e->xrcd, e->rcq.num, 4);
+    uint32_t srq = h_create_srq(e->h, 0, 4);
+    g_autoptr(HCmd) q = NULL;
+    static const struct { uint16_t op_mod; bool basic, none; unsigned st, synd; } bad[] = {
+        { 0, false, false, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_OP_MOD },
+        { 1, true, false, MLX5_CMD_STAT_BAD_RES, MLX5_SYND_BAD_SRQ },
+        { 1, false, true, MLX5_CMD_STAT_BAD_RES, MLX5_SYND_BAD_SRQ },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autoptr(HCmd) c = hcmd_new(OP_ARM_XRC_SRQ, bad[i].op_mod);
+        IN_SET(c, arm_xrc_srq_in, xrc_srqn, bad[i].basic ? srq : bad[i].none ? 0xabcd : xsrq);
+        IN_SET(c, arm_xrc_srq_in, lwm, 3);
+        h_fail(e->h, c, bad[i].st, bad[i].synd);
+    }
+    {
+        g_autoptr(HCmd) c = hcmd_new(OP_ARM_XRC_SRQ, 1);
+        IN_SET(c, arm_xrc_srq_in, xrc_srqn, xsrq);
+        IN_SET(c, arm_xrc_srq_in, lwm, 3);
+        h_ok(e->h, c);
+    }
+    q = h_ok(e->h, h_query_cmd(OP_QUERY_XRC_SRQ, xsrq));
+    g_assert_cmpuint(PRM_GET(xrc_srqc, lwm, OUT_PTR(q, query_xrc_srq_out, xrc_srq_context_entry)),
+                     ==, 3);
+}
+
 /* Each case changes a good CREATE_SRQ, CREATE_XRC_SRQ or CREATE_RMP. */
 typedef void (*SrqDamage)(Env *e, HCmd *c, uint8_t *ctx);
 
@@ -872,6 +903,7 @@ int main(int argc, char **argv)
     g_test_add_func("/srq/create-query/rmp", test_rmp_create_query);
     g_test_add_func("/srq/rmp-modify", test_rmp_modify);
     g_test_add_func("/srq/arm-rq", test_srq_arm_rq);
+    g_test_add_func("/srq/arm-xrc-srq", test_xrc_srq_arm);
     for (size_t i = 0; i < G_N_ELEMENTS(srq_bad); i++) {
         g_autofree char *path = g_strdup_printf("/srq/bad/%s", srq_bad[i].name);
         g_test_add_data_func(path, &srq_bad[i], test_srq_bad);

@@ -1152,6 +1152,225 @@ static void test_rc_q_counters(void)
     g_assert_cmpuint(Q_COUNTER(e, set, out_of_buffer), ==, 0);
 }
 
+/* --- shared receive queues (hw-rdma/rq.c) ---------------------------------- */
+
+/* SRQ WQE i of `srq`: next segment naming `next`, one data segment of
+ * `len` bytes at B_BUF + off, then the end of the list. */
+static void srq_wqe(Env *e, const HRing *srq, uint16_t i, uint16_t next, uint32_t off,
+                    uint32_t len)
+{
+    uint64_t w = srq->gpa + (uint64_t)i * srq->stride;
+
+    memset(h_gpa(e->h, w), 0, srq->stride);
+    prm_put_be16(h_gpa(e->h, w + 2), next);
+    h_put32(e->h, w + 16, len);
+    h_put32(e->h, w + 20, e->key);
+    h_put32(e->h, w + 24, 0);
+    h_put32(e->h, w + 28, (uint32_t)(B_BUF + off));
+    h_put32(e->h, w + 32 + 4, 0x100);
+}
+
+/* An RC QP on the receive CQ whose receives come from SRQ `srqn`. */
+static HRing srq_qp(Env *e, uint32_t srqn)
+{
+    HRing q;
+    HCmd *c = h_create_qp_cmd(e->h, &q, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num,
+                              e->h->uar, 4, 0);
+    uint8_t *qpc = IN_PTR(c, create_qp_in, qpc);
+
+    PRM_SET(qpc, rq_type, qpc, 1);
+    PRM_SET(qpc, srqn_rmpn_xrqn, qpc, srqn);
+    h_ok(e->h, c);
+    q.num = OUT_GET(c, create_qp_out, qpn);
+    hcmd_free(c);
+    return q;
+}
+
+/* The next async event of `type`, skipping others; NULL if none. */
+static const uint8_t *async_event(Env *e, uint8_t type)
+{
+    const uint8_t *eqe;
+
+    while ((eqe = h_eq_next(e->h, &e->h->async_eq))) {
+        if (eqe[0x01] == type) {
+            return eqe;
+        }
+    }
+    return NULL;
+}
+
+static const uint8_t *expect_srq_recv(Env *e, uint32_t qpn, uint16_t index, uint32_t len)
+{
+    const uint8_t *cqe = h_cq_next(e->h, &e->rcq);
+
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x2);        /* RESP_SEND */
+    g_assert_cmpuint(prm_be32(cqe + 0x38) & 0xffffff, ==, qpn);
+    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, index);   /* the WQE's index */
+    g_assert_cmphex(prm_be32(cqe + 0x20), ==, 0x4321);   /* the QP's user index */
+    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, len);
+    return cqe;
+}
+
+/* Two RC QPs share an RMP (the ISSI 1 SRQ): each message takes the WQE at
+ * the list's head, even while another QP's multi-packet SEND is filling
+ * its own; the links, not the ring order, say which is next; fewer WQEs
+ * left than the limit raise the limit event once; a QP on an SRQ that
+ * enters ERR flushes only the WQE it was filling and reports its last
+ * WQE, the SRQ's other WQEs stay for the other QP. */
+static void test_srq_shared(void)
+{
+    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    HRing srq, s1, s2;
+    uint32_t rmpn = h_create_rmp_ring(e->h, &srq, 3);
+    const uint8_t *eqe;
+    unsigned sent;
+
+    s1 = srq_qp(e, rmpn);
+    s2 = srq_qp(e, rmpn);
+    e->timeout = 14;
+    connect_qp(e, e->a.num, s1.num, 1);
+    connect_qp(e, s1.num, e->a.num, 1);
+    connect_qp(e, e->b.num, s2.num, 1);
+    connect_qp(e, s2.num, e->b.num, 1);
+    {
+        g_autoptr(HCmd) m = h_modify_rmp_cmd(rmpn, ST_RDY, ST_RDY);
+        IN_SET(m, modify_rmp_in, bitmask, 1);
+        PRM_SET(wq, lwm, PRM_PTR(rmpc, wq, IN_PTR(m, modify_rmp_in, ctx)), 2);
+        h_ok(e->h, m);
+    }
+    /* the list 0 -> 1 -> 5 -> 2 -> 3 -> 4, five posted */
+    srq_wqe(e, &srq, 0, 1, 0, 4096);
+    srq_wqe(e, &srq, 1, 5, 4096, 4096);
+    srq_wqe(e, &srq, 5, 2, 8192, 4096);
+    srq_wqe(e, &srq, 2, 3, 12288, 4096);
+    srq_wqe(e, &srq, 3, 4, 16384, 4096);
+    h_put32(e->h, srq.dbr, 5);
+    fill(e, 3000);
+    post_send_on(e->h, &e->a, e->key, 0x0a, 3000, 0, 0);    /* three packets */
+    post_send_on(e->h, &e->b, e->key, 0x0a, 100, 0, 0);     /* one */
+    g_assert_cmpuint(e->h->frames->len, ==, 4);
+    feed_one(e);                                     /* a's FIRST: s1 takes WQE 0 */
+    e->fed = 3;
+    feed_one(e);                                     /* b's ONLY: s2 takes WQE 1 */
+    e->fed = 1;
+    feed_one(e);
+    feed_one(e);                                     /* a's MIDDLE, LAST */
+    e->fed = 4;
+    wire(e, false);                                  /* the ACKs */
+    expect_srq_recv(e, s2.num, 1, 100);
+    expect_srq_recv(e, s1.num, 0, 3000);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF), 3000, h_gpa(e->h, A_BUF), 3000);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + 4096), 100, h_gpa(e->h, A_BUF), 100);
+    post_send_on(e->h, &e->b, e->key, 0x0a, 64, 0, 0);
+    wire(e, false);
+    wire(e, false);
+    expect_srq_recv(e, s2.num, 5, 64);               /* the link, not ring order */
+    g_assert_null(async_event(e, MLX5_EVENT_SRQ_RQ_LIMIT));   /* 2 left, limit 2 */
+    /* s1's next message stops after its FIRST packet: ERR flushes that
+     * WQE (index 2) and reports the last WQE; WQE 3 stays for s2 */
+    post_send_on(e->h, &e->a, e->key, 0x0a, 2000, 0, 0);
+    sent = e->h->frames->len;
+    feed_one(e);
+    e->fed = sent;
+    g_assert_cmphex(h_modify_qp(e->h, OP_2ERR_QP, s1.num), ==, MLX5_CMD_STAT_OK);
+    {
+        const uint8_t *cqe = h_cq_next(e->h, &e->rcq);
+        g_assert_nonnull(cqe);
+        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xe);    /* RESP_ERR */
+        g_assert_cmphex(cqe[0x37], ==, 0x05);        /* WR_FLUSH_ERR */
+        g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, 2);
+    }
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    eqe = async_event(e, MLX5_EVENT_SRQ_RQ_LIMIT);   /* taking 2 left 1 < 2 */
+    g_assert_nonnull(eqe);
+    g_assert_cmpuint(prm_be32(eqe + 0x38), ==, rmpn);
+    g_assert_cmpuint(eqe[0x34], ==, 1);              /* an RMP: queue kind RQ */
+    eqe = async_event(e, MLX5_EVENT_SRQ_LAST_WQE);
+    g_assert_nonnull(eqe);
+    g_assert_cmpuint(prm_be32(eqe + 0x38), ==, s1.num);
+    g_assert_cmpuint(eqe[0x34], ==, 0);
+    post_send_on(e->h, &e->b, e->key, 0x0a, 32, 0, 0);
+    wire(e, false);
+    expect_srq_recv(e, s2.num, 3, 32);               /* the SRQ kept it */
+    g_assert_null(async_event(e, MLX5_EVENT_SRQ_RQ_LIMIT));   /* fired once */
+}
+
+/* Bad SRQ WQEs: a data segment with a key the device does not know fails
+ * the receive (local protection CQE, remote access NAK); a next index
+ * beyond the ring is taken modulo its size and logged. */
+static void test_srq_bad_wqes(void)
+{
+    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    HRing srq, s1;
+    uint32_t rmpn = h_create_rmp_ring(e->h, &srq, 2);
+    const uint8_t *cqe;
+
+    s1 = srq_qp(e, rmpn);
+    e->timeout = 14;
+    connect_qp(e, e->a.num, s1.num, 1);
+    connect_qp(e, s1.num, e->a.num, 1);
+    srq_wqe(e, &srq, 0, 0x7ff1, 0, 4096);            /* next: 0x7ff1 & 3 = 1 */
+    srq_wqe(e, &srq, 1, 2, 4096, 4096);
+    h_put32(e->h, srq.gpa + 1 * srq.stride + 20, e->key ^ 0x80);   /* bad lkey */
+    h_put32(e->h, srq.dbr, 2);
+    fill(e, 64);
+    post_send(e, 0x0a, 64, 0);
+    wire(e, false);
+    wire(e, false);
+    expect_srq_recv(e, s1.num, 0, 64);
+    g_assert_cmpuint(e->h->guest_errors->len, ==, 1);
+    g_ptr_array_set_size(e->h->guest_errors, 0);
+    post_send(e, 0x0a, 64, 0);
+    wire(e, false);
+    wire(e, false);
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xe);        /* RESP_ERR */
+    g_assert_cmphex(cqe[0x37], ==, 0x04);            /* LOCAL_PROT_ERR */
+    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, 1);
+    expect_req(e, 0x0a, 0);
+    expect_req(e, 0x0a, 0x13);                       /* REMOTE_ACCESS_ERR */
+}
+
+/* Responder events: the first request on a QP in RTR reports that
+ * communication is established; a request the responder refuses for
+ * access rights reports the access error of its QP. */
+static void test_rc_async_events(void)
+{
+    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    static const uint16_t to_rtr[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP };
+    const uint8_t *eqe;
+
+    connect_qp(e, e->a.num, e->b.num, 1);
+    for (size_t i = 0; i < G_N_ELEMENTS(to_rtr); i++) {     /* b: RTR only */
+        HCmd *c = h_modify_qp_cmd(to_rtr[i], e->b.num, 0);
+        uint8_t *qpc = h_modify_qp_qpc(c);
+        PRM_SET(qpc, rwe, qpc, 1);
+        PRM_SET(qpc, mtu, qpc, 3);
+        PRM_SET(qpc, remote_qpn, qpc, e->a.num);
+        PRM_SET(qpc, next_rcv_psn, qpc, 1);
+        h_ok_free(e->h, c);
+    }
+    fill(e, 64);
+    post_send(e, 0x08, 64, B_BUF);
+    wire(e, false);
+    eqe = async_event(e, MLX5_EVENT_COMM_EST);
+    g_assert_nonnull(eqe);
+    g_assert_cmpuint(prm_be32(eqe + 0x38), ==, e->b.num);
+    g_assert_cmpuint(eqe[0x34], ==, 0);
+    post_send(e, 0x08, 64, B_BUF);                   /* once only */
+    wire(e, false);
+    g_assert_null(async_event(e, MLX5_EVENT_COMM_EST));
+    post_send_rkey(e, 0x08, 64, B_BUF, e->key ^ 0x80);
+    wire(e, false);
+    eqe = async_event(e, MLX5_EVENT_WQ_ACCESS_ERROR);
+    g_assert_nonnull(eqe);
+    g_assert_cmpuint(prm_be32(eqe + 0x38), ==, e->b.num);
+    g_assert_cmpuint(h_query_qp_state(e->h, e->b.num), ==, MLX5_QP_STATE_ERR);
+}
+
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1179,5 +1398,8 @@ int main(int argc, char **argv)
     g_test_add_func("/ud/qkey-and-drops", test_ud_qkey_and_drops);
     g_test_add_func("/ud/longer-than-mtu", test_ud_longer_than_mtu);
     g_test_add_func("/ud/gsi", test_ud_gsi);
+    g_test_add_func("/srq/shared", test_srq_shared);
+    g_test_add_func("/srq/bad-wqes", test_srq_bad_wqes);
+    g_test_add_func("/rc/async-events", test_rc_async_events);
     return g_test_run();
 }
