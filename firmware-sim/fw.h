@@ -209,6 +209,7 @@ typedef struct Mlx5RcWqe {      /* requester: a send WQE until it completes */
     uint32_t first_psn, last_psn;
     uint32_t next_psn;          /* the next of its packets to send (last + 1: all sent) */
     uint32_t resp_off;          /* READ: response bytes placed so far */
+    uint32_t xrc_srqn;          /* XRC: the remote XRC SRQ (the WQE's XRC segment) */
 } Mlx5RcWqe;
 
 /* A receive WQE the device took from a QP's receive queue or from an SRQ,
@@ -250,6 +251,7 @@ typedef struct Mlx5RcState {
     uint32_t epsn, msn;         /* expected PSN, messages completed */
     bool nak_sent;              /* a PSN sequence NAK is outstanding */
     bool comm_est;              /* the first request in RTR was reported */
+    uint32_t xrc_srqn;          /* XRC target: the SRQ the current request names */
     Mlx5RecvWqe recv;           /* the receive WQE a message is filling */
     bool in_msg;                /* a multi-packet request is under way */
     uint32_t msg_off;           /* bytes of it placed so far */

@@ -157,7 +157,9 @@ static unsigned qp_check_refs(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *qpc)
         !mlx5_table_get(&fw->cq, PRM_GET(qpc, cqn_rcv, qpc))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_CQ);
     }
-    if (!mlx5_table_get(&fw->uar, PRM_GET(qpc, uar_page, qpc))) {
+    /* A QP without a send queue rings no doorbell: an XRC target has no
+     * UAR page (mlx5_ib qp.c create_xrc_tgt_qp leaves it 0). */
+    if (!PRM_GET(qpc, no_sq, qpc) && !mlx5_table_get(&fw->uar, PRM_GET(qpc, uar_page, qpc))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_UAR);
     }
     if (srqn && !mlx5_table_get(&fw->srq, srqn)) {

@@ -105,7 +105,8 @@ static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, ui
         if (!mlx5_rc_wqe_sgl(r, off, buf, len, fw, w, false)) {
             return false;
         }
-        p->opcode = MLX5_ROCE_RC | pkt_opcode(r->opcode, first, last);
+        p->opcode = mlx5_rc_transport(w) | pkt_opcode(r->opcode, first, last);
+        p->xrc_srqn = r->xrc_srqn;
         p->psn = r->next_psn;
         p->ackreq = last || (p->psn % RC_ACKREQ_EVERY) == RC_ACKREQ_EVERY - 1;
         p->se = last && r->solicited;
@@ -131,14 +132,15 @@ static void send_rd_atomic(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, 
 
     p->psn = r->next_psn;
     p->ackreq = true;
+    p->xrc_srqn = r->xrc_srqn;
     if (r->opcode == MLX5_OPCODE_RDMA_READ) {
-        p->opcode = MLX5_ROCE_RC | MLX5_ROCE_RDMA_READ_REQUEST;
+        p->opcode = mlx5_rc_transport(w) | MLX5_ROCE_RDMA_READ_REQUEST;
         p->reth.va = prm_be64(raddr + WQE_RADDR_VA) + skip;
         p->reth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
         p->reth.dma_len = r->len - MIN(skip, r->len);
     } else {
-        p->opcode = MLX5_ROCE_RC | (r->opcode == MLX5_OPCODE_ATOMIC_CS ? MLX5_ROCE_COMPARE_SWAP
-                                                                       : MLX5_ROCE_FETCH_ADD);
+        p->opcode = mlx5_rc_transport(w) | (r->opcode == MLX5_OPCODE_ATOMIC_CS
+                                            ? MLX5_ROCE_COMPARE_SWAP : MLX5_ROCE_FETCH_ADD);
         p->atomic_eth.va = prm_be64(raddr + WQE_RADDR_VA);
         p->atomic_eth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
         p->atomic_eth.swap_add = prm_be64(aseg + WQE_ATOMIC_SWAP_ADD);
@@ -243,36 +245,66 @@ void mlx5_rc_requester_resend(Mlx5Fw *fw, Mlx5Wq *w, uint32_t from)
     mlx5_rc_requester_run(fw, w);
 }
 
-/* A send WQE of an RC QP (sq.c): checked, copied, given its PSNs and
- * started when its turn comes.  0, or the syndrome it fails with now
+/* The checks of a send WQE before it is taken: an operation the RC
+ * transport executes, its segments there, its length; 0 or the syndrome. */
+static uint8_t rc_post_checks(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RcWqe *r, uint32_t mtu)
+{
+    uint64_t len;
+    uint8_t syndrome;
+
+    if (!first_data_seg(r->opcode) || !mtu || r->ds < first_data_seg(r->opcode)) {
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    syndrome = wqe_msg_len(r, &len);
+    if (syndrome) {
+        return syndrome;
+    }
+    if (len > mlx5_rc_max_msg(fw, w) || (mlx5_rc_is_rd_atomic(r->opcode) && len != 8)) {
+        return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+    }
+    r->len = (uint32_t)len;
+    return 0;
+}
+
+/* An XRC initiator's WQE has an XRC segment (the remote XRC SRQ) after
+ * ctrl (libmlx5 qp.c _mlx5_post_send): the copy leaves it out, and the
+ * rest is an RC WQE. */
+static uint8_t *xrc_wqe_copy(const uint8_t *wqe, unsigned ds, Mlx5RcWqe *r)
+{
+    uint8_t *copy = g_malloc((ds - 1) * MLX5_DS_BYTES);
+
+    r->xrc_srqn = prm_be32(wqe + MLX5_DS_BYTES) & 0xffffff;
+    memcpy(copy, wqe, MLX5_DS_BYTES);
+    memcpy(copy + MLX5_DS_BYTES, wqe + 2 * MLX5_DS_BYTES, (ds - 2) * MLX5_DS_BYTES);
+    r->ds = (uint8_t)(ds - 1);
+    return copy;
+}
+
+/* A send WQE of an RC or XRC QP (sq.c): checked, copied, given its PSNs
+ * and started when its turn comes.  0, or the syndrome it fails with now
  * (sq.c writes that CQE; nothing of it has gone out). */
 uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
                      uint8_t opcode, unsigned ds, uint8_t fm_ce_se)
 {
     Mlx5RcState *rc = &w->qp->rc;
     uint32_t mtu = mlx5_rc_mtu(w);
-    uint64_t len;
     uint8_t syndrome;
     Mlx5RcWqe r = {
         .ds = (uint8_t)ds, .opcode = opcode, .wqe_index = index,
         .signaled = fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE,
         .solicited = fm_ce_se & MLX5_WQE_CTRL_SOLICITED,
-        .wqe = (uint8_t *)wqe,
     };
 
-    if (!first_data_seg(opcode) || !mtu || ds < first_data_seg(opcode)) {
+    if (w->qp_st == MLX5_QP_ST_XRC && ds < 2) {
         return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
     }
-    syndrome = wqe_msg_len(&r, &len);
+    r.wqe = w->qp_st == MLX5_QP_ST_XRC ? xrc_wqe_copy(wqe, ds, &r)
+                                       : g_memdup2(wqe, ds * MLX5_DS_BYTES);
+    syndrome = rc_post_checks(fw, w, &r, mtu);
     if (syndrome) {
+        g_free(r.wqe);
         return syndrome;
     }
-    if (len > mlx5_rc_max_msg(fw, w) ||
-        (mlx5_rc_is_rd_atomic(opcode) && len != 8)) {
-        return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-    }
-    r.len = (uint32_t)len;
-    r.wqe = g_memdup2(wqe, ds * MLX5_DS_BYTES);
     r.first_psn = r.next_psn = rc->sq_psn;
     r.last_psn = psn_add(rc->sq_psn, mlx5_rc_npkts(&r, mtu) - 1);
     rc->sq_psn = psn_add(r.last_psn, 1);

@@ -6,6 +6,38 @@
 
 #include "rc.h"
 
+/* The protection domain remote keys and receive WQEs are checked against:
+ * the QP's, or on an XRC target the XRC SRQ's the request names (the
+ * target QP itself is on a PD of mlx5_ib's own, qp.c create_xrc_tgt_qp). */
+static uint32_t resp_pd(Mlx5Fw *fw, const Mlx5Wq *w)
+{
+    Mlx5Srq *s;
+
+    if (w->qp_st != MLX5_QP_ST_XRC) {
+        return w->pd;
+    }
+    s = mlx5_table_get(&fw->srq, w->qp->rc.xrc_srqn);
+    return s ? s->pd : 0;
+}
+
+/* An XRC request names an XRC SRQ of the target QP's XRC domain (IBA
+ * A14.4.2); other requests pass. */
+static bool xrc_srq_ok(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+{
+    Mlx5Srq *s;
+
+    if (w->qp_st != MLX5_QP_ST_XRC) {
+        return true;
+    }
+    s = mlx5_table_get(&fw->srq, p->xrc_srqn);
+    if (!s || s->kind != MLX5_SRQ_XRC || s->xrcd != PRM_GET(qpc, xrcd, w->qp->qpc)) {
+        mlx5emu_trace_rc_xrc_bad_srq(w->num, p->xrc_srqn);
+        return false;
+    }
+    w->qp->rc.xrc_srqn = s->num;
+    return true;
+}
+
 static void send_ack(Mlx5Fw *fw, Mlx5Wq *w, uint32_t psn, uint8_t syndrome)
 {
     Mlx5RocePkt p;
@@ -13,7 +45,7 @@ static void send_ack(Mlx5Fw *fw, Mlx5Wq *w, uint32_t psn, uint8_t syndrome)
     if (!mlx5_rc_pkt_init(fw, w, &p)) {
         return;
     }
-    p.opcode = MLX5_ROCE_RC | MLX5_ROCE_ACKNOWLEDGE;
+    p.opcode = mlx5_rc_transport(w) | MLX5_ROCE_ACKNOWLEDGE;
     p.psn = psn & PSN_MASK;
     p.aeth.syndrome = syndrome;
     p.aeth.msn = w->qp->rc.msn & PSN_MASK;
@@ -86,7 +118,7 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
         return st == MLX5_SCATTER_LENGTH ? AETH_NAK_INVALID_REQ : AETH_NAK_REMOTE_ACCESS;
     }
     if (!send && p->payload_len &&
-        mlx5_mkey_dma(fw, rc->write_rkey, w->pd, rc->write_va + rc->msg_off, (void *)p->payload,
+        mlx5_mkey_dma(fw, rc->write_rkey, resp_pd(fw, w), rc->write_va + rc->msg_off, (void *)p->payload,
                       (uint32_t)p->payload_len, MLX5_MKEY_REMOTE_WRITE) != MLX5_MKEY_OK) {
         return AETH_NAK_REMOTE_ACCESS;
     }
@@ -121,12 +153,12 @@ static void read_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res, uint32_t f
         uint32_t off = i * mtu, len = MIN(mtu, res->len - off);
         bool first = psn_add(res->first_psn, i) == from, last = i == n - 1;
 
-        if (len && mlx5_mkey_dma(fw, res->rkey, w->pd, res->va + off, buf, len,
+        if (len && mlx5_mkey_dma(fw, res->rkey, resp_pd(fw, w), res->va + off, buf, len,
                                  MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK) {
             mlx5_guest_error(fw, "QP 0x%x: READ source no longer readable", w->num);
             return;
         }
-        p.opcode = MLX5_ROCE_RC | (first && last ? MLX5_ROCE_RDMA_READ_RESPONSE_ONLY
+        p.opcode = mlx5_rc_transport(w) | (first && last ? MLX5_ROCE_RDMA_READ_RESPONSE_ONLY
                                    : first ? MLX5_ROCE_RDMA_READ_RESPONSE_FIRST
                                    : last ? MLX5_ROCE_RDMA_READ_RESPONSE_LAST
                                    : MLX5_ROCE_RDMA_READ_RESPONSE_MIDDLE);
@@ -143,7 +175,7 @@ static void atomic_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res)
     if (!mlx5_rc_pkt_init(fw, w, &p)) {
         return;
     }
-    p.opcode = MLX5_ROCE_RC | MLX5_ROCE_ATOMIC_ACKNOWLEDGE;
+    p.opcode = mlx5_rc_transport(w) | MLX5_ROCE_ATOMIC_ACKNOWLEDGE;
     p.psn = res->first_psn;
     p.aeth.syndrome = AETH_ACK;
     p.aeth.msn = w->qp->rc.msn & PSN_MASK;
@@ -175,9 +207,9 @@ static uint8_t do_read(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
         return AETH_NAK_INVALID_REQ;
     }
     /* The whole range must be readable: its first and last byte. */
-    if (len && (mlx5_mkey_dma(fw, p->reth.rkey, w->pd, p->reth.va, &probe, 1,
+    if (len && (mlx5_mkey_dma(fw, p->reth.rkey, resp_pd(fw, w), p->reth.va, &probe, 1,
                               MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK ||
-                mlx5_mkey_dma(fw, p->reth.rkey, w->pd, p->reth.va + len - 1, &probe, 1,
+                mlx5_mkey_dma(fw, p->reth.rkey, resp_pd(fw, w), p->reth.va + len - 1, &probe, 1,
                               MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK)) {
         return AETH_NAK_REMOTE_ACCESS;
     }
@@ -209,7 +241,7 @@ static uint8_t do_atomic(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
     if (p->atomic_eth.va & 7) {
         return AETH_NAK_INVALID_REQ;        /* C9-35: naturally aligned */
     }
-    if (mlx5_mkey_atomic(fw, p->atomic_eth.rkey, w->pd, p->atomic_eth.va, cas,
+    if (mlx5_mkey_atomic(fw, p->atomic_eth.rkey, resp_pd(fw, w), p->atomic_eth.va, cas,
                          p->atomic_eth.swap_add, p->atomic_eth.compare, &orig) != MLX5_MKEY_OK) {
         return AETH_NAK_REMOTE_ACCESS;
     }
@@ -272,8 +304,10 @@ void mlx5_rc_responder(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, const Mlx5Ro
         }
         return;
     }
-    if (rc->in_msg && (code == MLX5_ROCE_RDMA_READ_REQUEST || code == MLX5_ROCE_COMPARE_SWAP ||
-                       code == MLX5_ROCE_FETCH_ADD)) {
+    if (!xrc_srq_ok(fw, w, p)) {
+        aeth = AETH_NAK_REMOTE_ACCESS;
+    } else if (rc->in_msg && (code == MLX5_ROCE_RDMA_READ_REQUEST ||
+                              code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD)) {
         aeth = AETH_NAK_INVALID_REQ;                /* inside a SEND or WRITE */
     } else if (code == MLX5_ROCE_RDMA_READ_REQUEST) {
         aeth = do_read(fw, w, p);

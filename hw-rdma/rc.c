@@ -256,10 +256,10 @@ bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len)
     }
     op = mlx5_roce_opcode(p.opcode);
     w = mlx5_qp_get(fw, p.dest_qpn);
-    if (!w || (p.opcode & 0xe0) != MLX5_ROCE_RC ||
-        (w->qp_st != MLX5_QP_ST_RC) ||
+    if (!w || (w->qp_st != MLX5_QP_ST_RC && w->qp_st != MLX5_QP_ST_XRC) ||
+        (p.opcode & 0xe0) != mlx5_rc_transport(w) ||
         (w->state != MLX5_QP_STATE_RTR && w->state != MLX5_QP_STATE_RTS)) {
-        mlx5emu_trace_rc_rx_drop("no RC QP in RTR/RTS with that number");
+        mlx5emu_trace_rc_rx_drop("no RC or XRC QP in RTR/RTS with that number");
         return true;
     }
     mlx5_count_frames(&fw->counters.vport_rx, frame, 1, len);

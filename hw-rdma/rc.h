@@ -37,6 +37,11 @@ static inline uint32_t psn_add(uint32_t a, uint32_t n)
 }
 
 /* rc.c */
+/* The BTH transport of the QP's packets: RC, or XRC for an XRC QP. */
+static inline uint8_t mlx5_rc_transport(const Mlx5Wq *w)
+{
+    return w->qp_st == MLX5_QP_ST_XRC ? MLX5_ROCE_XRC : MLX5_ROCE_RC;
+}
 uint32_t mlx5_rc_mtu(const Mlx5Wq *w);          /* path MTU in bytes; 0 if unset */
 uint64_t mlx5_rc_max_msg(Mlx5Fw *fw, const Mlx5Wq *w);
 bool mlx5_rc_pkt_init(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p);

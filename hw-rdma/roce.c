@@ -23,9 +23,11 @@ enum {
  * The opcode table (IBTA 9.2 Table 38; Linux ib_pack.h, rxe_opcode.c).
  * RC and UC share the SEND and RDMA WRITE operations; RC alone has READ,
  * atomics, ACKs and SEND with invalidate; UD has SEND ONLY (with
- * immediate); CNP is Annex A17.9.3.
+ * immediate); XRC (Annex A14) has RC's operations with an XRCETH on every
+ * request; CNP is Annex A17.9.3.
  */
 #define NONE    0
+#define XRCETH  MLX5_ROCE_HDR_XRCETH
 #define DETH    MLX5_ROCE_HDR_DETH
 #define RETH    MLX5_ROCE_HDR_RETH
 #define ATOMIC  MLX5_ROCE_HDR_ATOMIC_ETH
@@ -55,22 +57,30 @@ enum {
     X(T, RDMA_WRITE_ONLY,                RETH,         REQ | PAY | ONLY) \
     X(T, RDMA_WRITE_ONLY_WITH_IMMEDIATE, RETH | IMMDT, REQ | PAY | ONLY)
 
+/* An XRC request carries the XRCETH before its other headers. */
 #define ROCE_OP(T, op, h, f) \
-    [MLX5_ROCE_##T + MLX5_ROCE_##op] = { #T "_" #op, (h), (f) },
+    [MLX5_ROCE_##T + MLX5_ROCE_##op] = { \
+        #T "_" #op, \
+        (h) | (MLX5_ROCE_##T == MLX5_ROCE_XRC && ((f) & REQ) ? XRCETH : 0), (f) },
+
+#define ROCE_RC_ONLY(X, T) \
+    X(T, RDMA_READ_REQUEST,          RETH,          REQ | ONLY) \
+    X(T, RDMA_READ_RESPONSE_FIRST,   AETH,          RESP | PAY | FIRST) \
+    X(T, RDMA_READ_RESPONSE_MIDDLE,  NONE,          RESP | PAY | MIDDLE) \
+    X(T, RDMA_READ_RESPONSE_LAST,    AETH,          RESP | PAY | LAST) \
+    X(T, RDMA_READ_RESPONSE_ONLY,    AETH,          RESP | PAY | ONLY) \
+    X(T, ACKNOWLEDGE,                AETH,          RESP | ONLY) \
+    X(T, ATOMIC_ACKNOWLEDGE,         AETH | ATMACK, RESP | ONLY) \
+    X(T, COMPARE_SWAP,               ATOMIC,        REQ | ONLY) \
+    X(T, FETCH_ADD,                  ATOMIC,        REQ | ONLY) \
+    X(T, SEND_LAST_WITH_INVALIDATE,  IETH,          REQ | PAY | LAST) \
+    X(T, SEND_ONLY_WITH_INVALIDATE,  IETH,          REQ | PAY | ONLY)
 
 static const Mlx5RoceOpcode roce_opcodes[256] = {
     ROCE_SEND_AND_WRITE(ROCE_OP, RC)
-    ROCE_OP(RC, RDMA_READ_REQUEST,          RETH,          REQ | ONLY)
-    ROCE_OP(RC, RDMA_READ_RESPONSE_FIRST,   AETH,          RESP | PAY | FIRST)
-    ROCE_OP(RC, RDMA_READ_RESPONSE_MIDDLE,  NONE,          RESP | PAY | MIDDLE)
-    ROCE_OP(RC, RDMA_READ_RESPONSE_LAST,    AETH,          RESP | PAY | LAST)
-    ROCE_OP(RC, RDMA_READ_RESPONSE_ONLY,    AETH,          RESP | PAY | ONLY)
-    ROCE_OP(RC, ACKNOWLEDGE,                AETH,          RESP | ONLY)
-    ROCE_OP(RC, ATOMIC_ACKNOWLEDGE,         AETH | ATMACK, RESP | ONLY)
-    ROCE_OP(RC, COMPARE_SWAP,               ATOMIC,        REQ | ONLY)
-    ROCE_OP(RC, FETCH_ADD,                  ATOMIC,        REQ | ONLY)
-    ROCE_OP(RC, SEND_LAST_WITH_INVALIDATE,  IETH,          REQ | PAY | LAST)
-    ROCE_OP(RC, SEND_ONLY_WITH_INVALIDATE,  IETH,          REQ | PAY | ONLY)
+    ROCE_RC_ONLY(ROCE_OP, RC)
+    ROCE_SEND_AND_WRITE(ROCE_OP, XRC)
+    ROCE_RC_ONLY(ROCE_OP, XRC)
     ROCE_SEND_AND_WRITE(ROCE_OP, UC)
     ROCE_OP(UD, SEND_ONLY,                  DETH,          REQ | PAY | ONLY)
     ROCE_OP(UD, SEND_ONLY_WITH_IMMEDIATE,   DETH | IMMDT,  REQ | PAY | ONLY)
@@ -79,7 +89,9 @@ static const Mlx5RoceOpcode roce_opcodes[256] = {
 
 #undef ROCE_OP
 #undef ROCE_SEND_AND_WRITE
+#undef ROCE_RC_ONLY
 #undef NONE
+#undef XRCETH
 #undef DETH
 #undef RETH
 #undef ATOMIC
@@ -96,7 +108,7 @@ static const Mlx5RoceOpcode roce_opcodes[256] = {
 #undef ONLY
 
 /* Bytes of each extension header, in MLX5_ROCE_HDR_* bit order. */
-static const uint8_t roce_ext_bytes[8] = { 8, 16, 28, 4, 8, 4, 4, 16 };
+static const uint8_t roce_ext_bytes[MLX5_ROCE_HDR_KINDS] = { 4, 8, 16, 28, 4, 8, 4, 4, 16 };
 
 const Mlx5RoceOpcode *mlx5_roce_opcode(uint8_t opcode)
 {
@@ -107,7 +119,7 @@ size_t mlx5_roce_ext_len(unsigned hdrs)
 {
     size_t n = 0;
 
-    for (unsigned i = 0; i < 8; i++) {
+    for (unsigned i = 0; i < MLX5_ROCE_HDR_KINDS; i++) {
         if (hdrs & (1u << i)) {
             n += roce_ext_bytes[i];
         }
@@ -257,8 +269,11 @@ static Mlx5RoceStatus roce_locate(const uint8_t *f, size_t len, RoceLoc *loc)
 
 static void ext_parse(const uint8_t *h, unsigned hdrs, Mlx5RocePkt *p)
 {
-    for (unsigned i = 0; i < 8; i++) {
+    for (unsigned i = 0; i < MLX5_ROCE_HDR_KINDS; i++) {
         switch (hdrs & (1u << i)) {
+        case MLX5_ROCE_HDR_XRCETH:
+            p->xrc_srqn = prm_be32(h) & U24;
+            break;
         case MLX5_ROCE_HDR_DETH:
             p->deth.qkey = prm_be32(h);
             p->deth.src_qpn = prm_be32(h + 4) & U24;
@@ -296,12 +311,15 @@ static void ext_parse(const uint8_t *h, unsigned hdrs, Mlx5RocePkt *p)
 
 static void ext_write(uint8_t *h, unsigned hdrs, const Mlx5RocePkt *p)
 {
-    for (unsigned i = 0; i < 8; i++) {
+    for (unsigned i = 0; i < MLX5_ROCE_HDR_KINDS; i++) {
         if (!(hdrs & (1u << i))) {
             continue;
         }
         memset(h, 0, roce_ext_bytes[i]);
         switch (1u << i) {
+        case MLX5_ROCE_HDR_XRCETH:
+            prm_put_be32(h, p->xrc_srqn & U24);     /* byte 0 reserved */
+            break;
         case MLX5_ROCE_HDR_DETH:
             prm_put_be32(h, p->deth.qkey);
             prm_put_be32(h + 4, p->deth.src_qpn);   /* byte 4 reserved */

@@ -43,6 +43,7 @@ enum {
     MLX5_ROCE_RC = 0x00,
     MLX5_ROCE_UC = 0x20,
     MLX5_ROCE_UD = 0x60,
+    MLX5_ROCE_XRC = 0xa0,       /* IBA Annex A14 */
     MLX5_ROCE_CNP = 0x81,       /* congestion notification (A17.9.3) */
 
     MLX5_ROCE_SEND_FIRST = 0x00,
@@ -72,14 +73,16 @@ enum {
 
 /* Extension headers after the BTH; on the wire in this bit order. */
 enum {
-    MLX5_ROCE_HDR_DETH = 1 << 0,            /*  8: Q_Key, source QP */
-    MLX5_ROCE_HDR_RETH = 1 << 1,            /* 16: VA, R_Key, DMA length */
-    MLX5_ROCE_HDR_ATOMIC_ETH = 1 << 2,      /* 28: VA, R_Key, swap/add, compare */
-    MLX5_ROCE_HDR_AETH = 1 << 3,            /*  4: syndrome, MSN */
-    MLX5_ROCE_HDR_ATOMIC_ACK_ETH = 1 << 4,  /*  8: original remote data */
-    MLX5_ROCE_HDR_IMMDT = 1 << 5,           /*  4: immediate data */
-    MLX5_ROCE_HDR_IETH = 1 << 6,            /*  4: R_Key to invalidate */
-    MLX5_ROCE_HDR_CNP = 1 << 7,             /* 16: reserved (CNP only) */
+    MLX5_ROCE_HDR_XRCETH = 1 << 0,          /*  4: XRC SRQ number (A14.3.2) */
+    MLX5_ROCE_HDR_DETH = 1 << 1,            /*  8: Q_Key, source QP */
+    MLX5_ROCE_HDR_RETH = 1 << 2,            /* 16: VA, R_Key, DMA length */
+    MLX5_ROCE_HDR_ATOMIC_ETH = 1 << 3,      /* 28: VA, R_Key, swap/add, compare */
+    MLX5_ROCE_HDR_AETH = 1 << 4,            /*  4: syndrome, MSN */
+    MLX5_ROCE_HDR_ATOMIC_ACK_ETH = 1 << 5,  /*  8: original remote data */
+    MLX5_ROCE_HDR_IMMDT = 1 << 6,           /*  4: immediate data */
+    MLX5_ROCE_HDR_IETH = 1 << 7,            /*  4: R_Key to invalidate */
+    MLX5_ROCE_HDR_CNP = 1 << 8,             /* 16: reserved (CNP only) */
+    MLX5_ROCE_HDR_KINDS = 9,
 };
 
 /* Opcode properties. */
@@ -94,7 +97,7 @@ enum {
 
 typedef struct Mlx5RoceOpcode {
     const char *name;           /* as in ib_pack.h, e.g. "RC_SEND_ONLY" */
-    uint8_t hdrs;               /* MLX5_ROCE_HDR_* */
+    uint16_t hdrs;              /* MLX5_ROCE_HDR_* */
     uint8_t flags;              /* MLX5_ROCE_OPF_* */
 } Mlx5RoceOpcode;
 
@@ -139,6 +142,7 @@ typedef struct Mlx5RocePkt {
     uint32_t dest_qpn;          /* 24 bits */
     uint32_t psn;               /* 24 bits */
     /* Extension headers */
+    uint32_t xrc_srqn;          /* XRCETH: the responder's XRC SRQ, 24 bits */
     struct {
         uint32_t qkey;
         uint32_t src_qpn;       /* 24 bits */

@@ -35,11 +35,16 @@ enum {
     MLX5_RQ_TYPE_SRQ = 1,       /* qpc.rq_type */
 };
 
-/* The SRQ a QP takes its receive WQEs from, or NULL: its own RQ. */
+/* The SRQ a QP takes its receive WQEs from, or NULL: its own RQ.  An XRC
+ * target's is the one the current request's XRCETH named (checked by the
+ * responder, rc-responder.c xrc_srq_ok); its srqn_rmpn_xrqn is a
+ * placeholder of mlx5_ib's. */
 static Mlx5Srq *qp_srq(Mlx5Fw *fw, const Mlx5Wq *w)
 {
-    if (!w->qp || w->qp_st == MLX5_QP_ST_XRC ||
-        PRM_GET(qpc, rq_type, w->qp->qpc) != MLX5_RQ_TYPE_SRQ) {
+    if (w->qp && w->qp_st == MLX5_QP_ST_XRC) {
+        return mlx5_table_get(&fw->srq, w->qp->rc.xrc_srqn);
+    }
+    if (!w->qp || PRM_GET(qpc, rq_type, w->qp->qpc) != MLX5_RQ_TYPE_SRQ) {
         return NULL;
     }
     return mlx5_table_get(&fw->srq, PRM_GET(qpc, srqn_rmpn_xrqn, w->qp->qpc));

@@ -271,7 +271,7 @@ static bool sq_exec_qp(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
         sq_complete(fw, sq, w, 0);      /* a datagram is done once sent */
         return true;
     }
-    if (!qp || qp->qp_st != MLX5_QP_ST_RC) {
+    if (!qp || (qp->qp_st != MLX5_QP_ST_RC && qp->qp_st != MLX5_QP_ST_XRC)) {
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
                  "opcode not supported on this QP type yet");
         return false;

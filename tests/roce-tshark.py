@@ -21,7 +21,7 @@ FIELDS = ['frame.number', 'vlan.id', 'ip.checksum.status', 'udp.checksum.status'
           'udp.dstport', 'infiniband.bth.opcode', 'infiniband.bth.destqp',
           'infiniband.bth.psn', 'infiniband.bth.padcnt', 'infiniband.invariant.crc',
           '_ws.malformed', '_ws.expert.severity']
-UD, CNP = 0x60, 0x81
+UD, XRC, CNP = 0x60, 0xa0, 0x81
 GOOD = '1'          # checksum status (PROTO_CHECKSUM_E_GOOD)
 NOT_PRESENT = '3'   # IPv4 UDP without checksum (PROTO_CHECKSUM_E_NOT_PRESENT)
 
@@ -108,9 +108,10 @@ def main():
             '_ws.malformed': '',
             '_ws.expert.severity': '',
         }
-        # tshark shows a CNP as raw bytes and hands a UD payload to its MAD
-        # dissectors: no ICRC field for those.
-        if int(opcode) & 0xe0 != UD and int(opcode) != CNP:
+        # tshark shows a CNP as raw bytes, hands a UD payload to its MAD
+        # dissectors and does not decode XRC's extension headers: no ICRC
+        # field for those (the ICRC is checked above all the same).
+        if int(opcode) & 0xe0 not in (UD, XRC) and int(opcode) != CNP:
             want['infiniband.invariant.crc'] = hex(struct.unpack('>I', wire)[0])
         for field, value in want.items():
             got = row[field]

@@ -1333,6 +1333,121 @@ static void test_srq_bad_wqes(void)
     expect_req(e, 0x0a, 0x13);                       /* REMOTE_ACCESS_ERR */
 }
 
+/* --- XRC (IBA Annex A14) ---------------------------------------------------- */
+
+/* An XRC SRQ of XRC domain `xrcd` completing on the receive CQ, its ring
+ * kept for posting (user index 0x5678, harness.c). */
+static uint32_t xrc_srq_ring(Env *e, uint32_t xrcd, HRing *ring)
+{
+    HCmd *c = h_create_xrc_srq_cmd(e->h, xrcd, e->rcq.num, 3);
+    const uint8_t *x = IN_PTR(c, create_xrc_srq_in, xrc_srq_context_entry);
+    uint32_t num;
+
+    memset(ring, 0, sizeof(*ring));
+    ring->gpa = prm_be64(IN_PTR(c, create_xrc_srq_in, pas));
+    ring->stride = H_QP_RQ_STRIDE;
+    ring->log_size = 3;
+    ring->dbr = (uint64_t)PRM_GET(xrc_srqc, db_record_addr_h, x) << 32 |
+                PRM_GET(xrc_srqc, db_record_addr_l, x) << 2;
+    h_ok(e->h, c);
+    num = OUT_GET(c, create_xrc_srq_out, xrc_srqn);
+    hcmd_free(c);
+    return num;
+}
+
+/* An XRC QP as mlx5_ib makes them: an initiator with a send queue, or a
+ * target without one in XRC domain `xrcd` (qp.c create_xrc_tgt_qp). */
+static HRing xrc_qp(Env *e, bool target, uint32_t xrcd, uint32_t placeholder_srqn)
+{
+    HRing q;
+    HCmd *c = h_create_qp_cmd(e->h, &q, MLX5_QP_ST_XRC, e->h->pd, e->scq.num, e->rcq.num,
+                              e->h->uar, 4, 0);
+    uint8_t *qpc = IN_PTR(c, create_qp_in, qpc);
+
+    PRM_SET(qpc, rq_type, qpc, 1);
+    PRM_SET(qpc, srqn_rmpn_xrqn, qpc, placeholder_srqn);
+    if (target) {
+        PRM_SET(qpc, no_sq, qpc, 1);
+        PRM_SET(qpc, xrcd, qpc, xrcd);
+        PRM_SET(qpc, user_index, qpc, 0xffffff);
+    }
+    h_ok(e->h, c);
+    q.num = OUT_GET(c, create_qp_out, qpn);
+    q.gpa -= H_QP_RQ_STRIDE;        /* no RQ in the buffer: the SQ starts it */
+    hcmd_free(c);
+    return q;
+}
+
+/* An XRC SEND: ctrl, the XRC segment naming the remote XRC SRQ, data. */
+static void post_xrc_send(Env *e, HRing *ini, uint32_t xrc_srqn, uint32_t len)
+{
+    uint8_t *w = h_sq_wqe(e->h, ini, 0x0a, 3, 0x08);
+
+    prm_put_be32(w + 16, xrc_srqn);
+    prm_put_be32(w + 32, len);
+    prm_put_be32(w + 36, e->key);
+    prm_put_be64(w + 40, A_BUF);
+    h_sq_ring(e->h, ini);
+}
+
+/* An XRC initiator sends to a target: every request carries the XRCETH
+ * with the SRQ the WQE named, the target takes the WQE from that SRQ and
+ * completes it on the SRQ's CQ with the SRQ's user index, and answers
+ * with XRC ACKs; a request naming an SRQ of another kind or none is
+ * refused with a remote access NAK. */
+static void test_xrc(void)
+{
+    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    uint32_t xrcd = h_alloc_simple(e->h, OP_ALLOC_XRCD);
+    HRing srq, other, ini, tgt;
+    uint32_t srqn = xrc_srq_ring(e, xrcd, &srq);
+    uint32_t rmpn = h_create_rmp_ring(e->h, &other, 2);
+    const uint8_t *f, *cqe;
+    Mlx5RocePkt p;
+    gsize len;
+
+    ini = xrc_qp(e, false, xrcd, srqn);
+    tgt = xrc_qp(e, true, xrcd, srqn);
+    e->timeout = 14;
+    connect_qp(e, ini.num, tgt.num, 1);
+    connect_qp(e, tgt.num, ini.num, 1);
+    srq_wqe(e, &srq, 0, 1, 0, 4096);
+    srq_wqe(e, &srq, 1, 2, 4096, 4096);
+    h_put32(e->h, srq.dbr, 2);
+    fill(e, 2500);
+    post_xrc_send(e, &ini, srqn, 2500);
+    f = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
+    g_assert_cmpint(mlx5_roce_parse(f, len, &p), ==, MLX5_ROCE_OK);
+    g_assert_cmphex(p.opcode, ==, MLX5_ROCE_XRC | MLX5_ROCE_SEND_FIRST);
+    g_assert_cmpuint(p.xrc_srqn, ==, srqn);
+    g_assert_cmpuint(p.dest_qpn, ==, tgt.num);
+    wire(e, false);
+    f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->h->frames->len - 1), &len);
+    g_assert_cmpint(mlx5_roce_parse(f, len, &p), ==, MLX5_ROCE_OK);
+    g_assert_cmphex(p.opcode, ==, MLX5_ROCE_XRC | MLX5_ROCE_ACKNOWLEDGE);
+    wire(e, false);
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x2);
+    g_assert_cmpuint(prm_be32(cqe + 0x38) & 0xffffff, ==, tgt.num);
+    g_assert_cmphex(prm_be32(cqe + 0x20), ==, 0x5678);   /* the XRC SRQ's user index */
+    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, 0);
+    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 2500);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF), 2500, h_gpa(e->h, A_BUF), 2500);
+    cqe = h_cq_next(e->h, &e->scq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x0);
+    g_assert_cmphex(prm_be32(cqe + 0x38), ==, 0x0a000000u | ini.num);
+    post_xrc_send(e, &ini, rmpn, 16);                /* an RMP is no XRC SRQ */
+    wire(e, false);
+    wire(e, false);
+    cqe = h_cq_next(e->h, &e->scq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x37], ==, 0x13);            /* REMOTE_ACCESS_ERR */
+    g_assert_cmpuint(h_query_qp_state(e->h, tgt.num), ==, MLX5_QP_STATE_ERR);
+    g_assert_null(h_cq_next(e->h, &e->rcq));         /* WQE 1 stays in the SRQ */
+}
+
 /* Responder events: the first request on a QP in RTR reports that
  * communication is established; a request the responder refuses for
  * access rights reports the access error of its QP. */
@@ -1400,6 +1515,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ud/gsi", test_ud_gsi);
     g_test_add_func("/srq/shared", test_srq_shared);
     g_test_add_func("/srq/bad-wqes", test_srq_bad_wqes);
+    g_test_add_func("/xrc/send", test_xrc);
     g_test_add_func("/rc/async-events", test_rc_async_events);
     return g_test_run();
 }

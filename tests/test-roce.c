@@ -73,8 +73,16 @@ static void test_opcode_table(void)
         g_assert_false((op->flags & MLX5_ROCE_OPF_REQUEST) && (op->flags & MLX5_ROCE_OPF_RESPONSE));
         g_assert_cmpuint(mlx5_roce_ext_len(op->hdrs) % 4, ==, 0);
     }
-    /* RC 23, UC 12, UD 2, CNP. */
-    g_assert_cmpuint(known, ==, 38);
+    /* RC 23, XRC 23, UC 12, UD 2, CNP. */
+    g_assert_cmpuint(known, ==, 61);
+    /* XRC (A14): requests carry the XRCETH first, responses do not */
+    op = mlx5_roce_opcode(MLX5_ROCE_XRC + MLX5_ROCE_RDMA_WRITE_ONLY_WITH_IMMEDIATE);
+    g_assert_cmpstr(op->name, ==, "XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE");
+    g_assert_cmphex(op->hdrs, ==, MLX5_ROCE_HDR_XRCETH | MLX5_ROCE_HDR_RETH | MLX5_ROCE_HDR_IMMDT);
+    g_assert_cmpuint(mlx5_roce_ext_len(op->hdrs), ==, 24);
+    op = mlx5_roce_opcode(MLX5_ROCE_XRC + MLX5_ROCE_ACKNOWLEDGE);
+    g_assert_cmphex(op->hdrs, ==, MLX5_ROCE_HDR_AETH);
+    g_assert_cmpuint(mlx5_roce_ext_len(mlx5_roce_opcode(0xb3)->hdrs), ==, 32);  /* CmpSwap */
 
     op = mlx5_roce_opcode(MLX5_ROCE_RC + MLX5_ROCE_RDMA_WRITE_ONLY_WITH_IMMEDIATE);
     g_assert_cmpstr(op->name, ==, "RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE");
