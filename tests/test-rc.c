@@ -1370,6 +1370,7 @@ static HRing xrc_qp(Env *e, bool target, uint32_t xrcd, uint32_t placeholder_srq
         PRM_SET(qpc, no_sq, qpc, 1);
         PRM_SET(qpc, xrcd, qpc, xrcd);
         PRM_SET(qpc, user_index, qpc, 0xffffff);
+        PRM_SET(qpc, uar_page, qpc, 0);             /* nothing to ring */
     }
     h_ok(e->h, c);
     q.num = OUT_GET(c, create_qp_out, qpn);
