@@ -90,6 +90,8 @@
     X(DESTROY_XRC_SRQ,          0x706, cmd_destroy_xrc_srq, destroy_xrc_srq_in, mbox_out,           MLX5_NEEDS_INIT) \
     X(QUERY_XRC_SRQ,            0x707, cmd_query_xrc_srq,   query_xrc_srq_in,   query_xrc_srq_out,  MLX5_NEEDS_INIT) \
     X(ARM_XRC_SRQ,              0x708, cmd_arm_xrc_srq,     arm_xrc_srq_in,     mbox_out,           MLX5_NEEDS_INIT) \
+    X(ATTACH_TO_MCG,            0x806, cmd_attach_to_mcg,   attach_to_mcg_in,   mbox_out,           MLX5_NEEDS_INIT) \
+    X(DETACH_FROM_MCG,          0x807, cmd_detach_from_mcg, detach_from_mcg_in, mbox_out,           MLX5_NEEDS_INIT) \
     X(CREATE_RMP,               0x90c, cmd_create_rmp,      create_rmp_in,      create_rmp_out,     MLX5_NEEDS_INIT) \
     X(MODIFY_RMP,               0x90d, cmd_modify_rmp,      modify_rmp_in,      mbox_out,           MLX5_NEEDS_INIT) \
     X(DESTROY_RMP,              0x90e, cmd_destroy_rmp,     destroy_rmp_in,     mbox_out,           MLX5_NEEDS_INIT) \
@@ -112,7 +114,6 @@
     X(SET_MONITOR_COUNTER, 0x774) X(ARM_MONITOR_COUNTER, 0x775) \
     X(SET_PP_RATE_LIMIT, 0x780) X(QUERY_RATE_LIMIT, 0x781) \
     X(CREATE_SCHEDULING_ELEMENT, 0x782) X(ALLOC_MEMIC, 0x823) \
-    X(ATTACH_TO_MCG, 0x806) X(DETACH_FROM_MCG, 0x807) \
     X(ADD_VXLAN_UDP_DPORT, 0x827) X(DELETE_VXLAN_UDP_DPORT, 0x828) \
     X(QUERY_TIR, 0x903) \
     X(QUERY_TIS, 0x915) X(QUERY_RQT, 0x919) X(QUERY_FLOW_TABLE, 0x932) \

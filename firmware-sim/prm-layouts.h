@@ -2080,6 +2080,20 @@
     F(arm_rq_in, srq_number, 0x48, 24) \
     F(arm_rq_in, lwm, 0x70, 16)
 
+#define PRM_FIELDS_attach_to_mcg_in(F) \
+    F(attach_to_mcg_in, opcode, 0x0, 16) \
+    F(attach_to_mcg_in, uid, 0x10, 16) \
+    F(attach_to_mcg_in, op_mod, 0x30, 16) \
+    F(attach_to_mcg_in, qpn, 0x48, 24) \
+    F(attach_to_mcg_in, multicast_gid, 0x80, 128)
+
+#define PRM_FIELDS_detach_from_mcg_in(F) \
+    F(detach_from_mcg_in, opcode, 0x0, 16) \
+    F(detach_from_mcg_in, uid, 0x10, 16) \
+    F(detach_from_mcg_in, op_mod, 0x30, 16) \
+    F(detach_from_mcg_in, qpn, 0x48, 24) \
+    F(detach_from_mcg_in, multicast_gid, 0x80, 128)
+
 #define PRM_FIELDS_arm_xrc_srq_in(F) \
     F(arm_xrc_srq_in, opcode, 0x0, 16) \
     F(arm_xrc_srq_in, uid, 0x10, 16) \
@@ -2091,6 +2105,8 @@
 #define PRM_LAYOUTS_IFC(L) \
     L(arm_rq_in, 0x80) \
     L(arm_xrc_srq_in, 0x80) \
+    L(attach_to_mcg_in, 0x100) \
+    L(detach_from_mcg_in, 0x100) \
     L(query_rmp_out, 0x880) \
     L(query_rmp_in, 0x80) \
     L(destroy_rmp_in, 0x80) \

@@ -268,6 +268,7 @@ unsigned cmd_destroy_qp(Mlx5Fw *fw, Mlx5Cmd *c)
     if (!mlx5_qp_get(fw, qpn)) {
         return CMD_FAIL(c, BAD_RES, BAD_QP);
     }
+    mlx5_mcg_qp_gone(fw, qpn);
     mlx5_table_remove(&fw->wq, qpn);
     return MLX5_CMD_STAT_OK;
 }

@@ -63,7 +63,9 @@
     X(BAD_XRCD,           0x5e0031, "XRC domain is not allocated") \
     X(BAD_QP_STATE,       0x5e0032, "QP is not in the state the command starts from") \
     X(BAD_QP,             0x5e0033, "QP does not exist") \
-    X(NO_UMEM,            0x5e0034, "umem objects (DEVX) and input_qpn are not supported")
+    X(NO_UMEM,            0x5e0034, "umem objects (DEVX) and input_qpn are not supported") \
+    X(NOT_MULTICAST,      0x5e0035, "GID is not a multicast address") \
+    X(NOT_ATTACHED,       0x5e0036, "QP is not attached to that multicast group")
 
 #define MLX5_SYND_ENUM_(n, v, d) MLX5_SYND_##n = (v),
 enum { MLX5_SYNDROME_LIST(MLX5_SYND_ENUM_) };

@@ -6,8 +6,9 @@
 # ucmatose (RC through rdma_cm, also 2 connections of 100 4 KiB messages),
 # udaddy (UD through rdma_cm), rdma_server/rdma_client, rstream (rsockets,
 # 200 64 KiB transfers, data verified), perftest over rdma_cm (ib_send_bw -R,
-# ib_write_bw -R, ib_read_lat -R), and rping -v -V over IPv6: the link-local
-# address (with its %scope) and a ULA added for the test.  Prints
+# ib_write_bw -R, ib_read_lat -R), rping -v -V over IPv6 (the link-local
+# address with its %scope, and a ULA added for the test), and mckey (UD
+# multicast through rdma_cm).  Prints
 # "PASS/FAIL <test>"; exit 1 if one failed.
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
@@ -20,7 +21,8 @@ sleep 1
 port=19100
 # cm NAME PATTERN SERVER_CMD CLIENT_CMD: the commands are bash strings that
 # see $SIP, $SIP6 and $SLL6 (the server's IPv4, ULA and link-local
-# addresses) and $PORT; pair_check's trailing peer address is ignored.
+# addresses), $PORT (and $PORT_LOW, 1..250) and $MY_IP; pair_check's
+# trailing peer address is ignored.
 cm() {
     local name=$1 pat=$2
     port=$((port + 1))
@@ -29,7 +31,7 @@ cm() {
     else
         SIP=$PEER_IP SIP6=$PEER6 SLL6=$PEER_IP6 cmd=$4
     fi
-    SIP=$SIP SIP6=$SIP6 SLL6=$SLL6 PORT=$port \
+    SIP=$SIP SIP6=$SIP6 SLL6=$SLL6 PORT=$port PORT_LOW=$((port % 250 + 1)) MY_IP=$MY_IP \
         pair_check "$name-node$SERVER-server" "$pat" bash -c "$cmd" _
 }
 for SERVER in 0 1; do
@@ -50,5 +52,9 @@ for SERVER in 0 1; do
         'rping -c -a $SLL6 -p $PORT -C 100 -v -V'
     cm rping-ipv6-ula 'rdma-ping-99:' 'rping -s -a $SIP6 -p $PORT -C 100 -v -V' \
         'rping -c -a $SIP6 -p $PORT -C 100 -v -V'
+    # UD multicast: the server joins 239.77.0.N and receives, the client
+    # joins and sends (rdma_join_multicast, ATTACH_TO_MCG, QP 0xFFFFFF)
+    cm mckey 'test complete' 'mckey -m 239.77.0.$PORT_LOW -b $SIP -C 20' \
+        'mckey -m 239.77.0.$PORT_LOW -b $MY_IP -s -C 20'
 done
 exit $((fails > 0))

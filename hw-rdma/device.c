@@ -149,7 +149,8 @@ void mlx5_dev_timer(Mlx5Device *d)
     uint64_t next;
 
     fw->timer_deadline = UINT64_MAX;    /* it has fired */
-    next = mlx5_cq_moderation_expire(fw);
+    next = mlx5_rc_loopback_run(fw);
+    next = MIN(next, mlx5_cq_moderation_expire(fw));
     next = MIN(next, mlx5_rc_timer_expire(fw));
     mlx5_timer_request(fw, next);
 }

@@ -94,6 +94,43 @@ bool mlx5_rc_pkt_init(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p)
     return true;
 }
 
+/* Loopback (as ConnectX's): a frame to our own MAC - a QP talking to
+ * another QP of this device, rping or perftest to the guest's own address
+ * - never reaches the wire.  It is received later, from the timer, so the
+ * engine that sent it is never re-entered; a full queue drops it, as a
+ * congested link would, and the transport recovers. */
+#define MLX5_ROCE_LOOPBACK_MAX 4096
+static void rc_loopback(Mlx5Fw *fw, const uint8_t *frame, size_t n)
+{
+    if (g_queue_get_length(fw->roce_loopback) >= MLX5_ROCE_LOOPBACK_MAX) {
+        mlx5emu_trace_rc_rx_drop("loopback queue full");
+        return;
+    }
+    mlx5_count_frames(&fw->counters.vport_tx, frame, 1, n);
+    g_queue_push_tail(fw->roce_loopback, g_bytes_new(frame, n));
+    mlx5_timer_request(fw, fw->plat->clock_ns(fw->opaque));
+}
+
+uint64_t mlx5_rc_loopback_run(Mlx5Fw *fw)
+{
+    /* A bounded batch: what the batch sends back comes in the next one. */
+    for (unsigned i = 0; i < MLX5_ROCE_LOOPBACK_MAX; i++) {
+        GBytes *b = g_queue_pop_head(fw->roce_loopback);
+        gsize len;
+        const uint8_t *f;
+
+        if (!b) {
+            return UINT64_MAX;
+        }
+        f = g_bytes_get_data(b, &len);
+        if (fw->port_up) {
+            mlx5_rc_receive(fw, f, len);
+        }
+        g_bytes_unref(b);
+    }
+    return g_queue_is_empty(fw->roce_loopback) ? UINT64_MAX : fw->plat->clock_ns(fw->opaque);
+}
+
 void mlx5_roce_send_frame(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p,
                         const uint8_t *payload, size_t len)
 {
@@ -106,6 +143,10 @@ void mlx5_roce_send_frame(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RocePkt *p,
         return;
     }
     mlx5emu_trace_rc_tx(w->num, p->opcode, p->dest_qpn, p->psn, (unsigned)len);
+    if (fw->cfg.roce_loopback && !(frame[0] & 1) && mlx5_rx_for_us(fw, frame)) {
+        rc_loopback(fw, frame, n);
+        return;
+    }
     if (fw->port_up) {
         mlx5_count_frames(&fw->counters.phy_tx, frame, 1, n);
         mlx5_count_frames(&fw->counters.vport_tx, frame, 1, n);

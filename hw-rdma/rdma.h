@@ -92,6 +92,12 @@ void mlx5_mad_trace(const uint8_t *mad, size_t len, bool send, unsigned peer_qpn
 void mlx5_rc_init(Mlx5Fw *fw);
 /* Run the RC timers that are due; the next deadline (UINT64_MAX: none). */
 uint64_t mlx5_rc_timer_expire(Mlx5Fw *fw);
+/* Receive the RoCE frames this port sent to itself (rc.c); the next
+ * deadline (UINT64_MAX: none left). */
+uint64_t mlx5_rc_loopback_run(Mlx5Fw *fw);
+/* Is the frame's destination MAC this port's (or multicast while a UD QP
+ * is in a group)? (rx.c) */
+bool mlx5_rx_for_us(const Mlx5Fw *fw, const uint8_t *f);
 
 /* Count an error CQE of QP `qp` (syndrome 0: none) in its Q counter set
  * (rq.c). */

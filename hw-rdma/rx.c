@@ -294,9 +294,10 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
 
 /* The destination MAC is the port's own (its permanent MAC or one the
  * driver put in the vport's unicast list). */
-static bool rx_for_us(const Mlx5Fw *fw, const uint8_t *f)
+bool mlx5_rx_for_us(const Mlx5Fw *fw, const uint8_t *f)
 {
-    if (memcmp(f, fw->cfg.mac, 6) == 0) {
+    /* our address, or a multicast one while a UD QP is in a group */
+    if (memcmp(f, fw->cfg.mac, 6) == 0 || ((f[0] & 1) && fw->mcg->len)) {
         return true;
     }
     for (uint32_t i = 0; i < fw->uc_count && i < MLX5_MAX_UC_LIST; i++) {
@@ -332,7 +333,7 @@ static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait
     }
     /* RoCEv2 to this port's address goes to the RDMA transport, not to
      * the NIC RX flow tables. */
-    if (!loopback && rx_for_us(fw, frame) && mlx5_rc_receive(fw, frame, len)) {
+    if (!loopback && mlx5_rx_for_us(fw, frame) && mlx5_rc_receive(fw, frame, len)) {
         return true;
     }
     mlx5_steer_parse(frame, len, param, &pi);

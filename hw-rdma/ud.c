@@ -40,6 +40,7 @@ enum {
     UD_GRH_BYTES = 40,
     QKEY_CONTROLLED = 1u << 31,
     GSI_QPN = 1,
+    MULTICAST_QPN = 0xffffff,   /* IBA 9.8.2: to the group's QPs */
     /* CQE flags_rqpn: a GRH in the buffer (bits 29:28), its L3 type (25:24) */
     CQE_GRH_IN_BUFFER = 1u << 28, CQE_L3_IPV6 = 1u << 24, CQE_L3_IPV4 = 2u << 24,
     /* RoCEv2 headers an IB MTU must leave room for under the Ethernet MTU
@@ -177,7 +178,7 @@ static const char *ud_check(Mlx5Fw *fw, const Mlx5Wq *w, const Mlx5RocePkt *p)
     if (p->deth.qkey != PRM_GET(qpc, q_key, w->qp->qpc)) {
         return "Q_Key mismatch";
     }
-    if (!ud_for_our_gid(fw, p)) {
+    if (p->dest_qpn != MULTICAST_QPN && !ud_for_our_gid(fw, p)) {
         return "destination address is none of our RoCE v2 GIDs";
     }
     return NULL;
@@ -195,9 +196,9 @@ static void ud_grh_area(const uint8_t *frame, const Mlx5RocePkt *p, uint8_t grh[
     }
 }
 
-void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
+/* One datagram into one QP: its destination, or a multicast member. */
+static void ud_deliver(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *frame, const Mlx5RocePkt *p)
 {
-    Mlx5Wq *w = ud_dest_qp(fw, p->dest_qpn);
     const char *why = ud_check(fw, w, p);
     uint8_t grh[UD_GRH_BYTES];
     Mlx5RecvWqe r;
@@ -238,4 +239,31 @@ void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
         mlx5_mad_trace(p->payload, p->payload_len, false, p->deth.src_qpn);
     }
     mlx5_rq_cqe(fw, w, &r, &c);
+}
+
+/* A datagram for destination QP 0xFFFFFF and a multicast GID goes to
+ * every QP attached to that group (IBA 10.5.2.4, 9.8.2); one for QP 1 to
+ * the GSI QP. */
+void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
+{
+    guint pos = 0;
+    uint32_t qpn;
+    unsigned n = 0;
+
+    if (p->dest_qpn != MULTICAST_QPN) {
+        ud_deliver(fw, ud_dest_qp(fw, p->dest_qpn), frame, p);
+        return;
+    }
+    if (!mlx5_gid_is_multicast(p->dgid)) {
+        mlx5emu_trace_rc_rx_drop("multicast QP number to a unicast address");
+        return;
+    }
+    while (mlx5_mcg_next(fw, p->dgid, &pos, &qpn)) {
+        Mlx5Wq *w = mlx5_qp_get(fw, qpn);
+        ud_deliver(fw, w && w->qp_st == MLX5_QP_ST_UD ? w : NULL, frame, p);
+        n++;
+    }
+    if (!n) {
+        mlx5emu_trace_rc_rx_drop("multicast group with no QP attached here");
+    }
 }

@@ -365,6 +365,7 @@ static void mlx5_realize(PCIDevice *pd, Error **errp)
     cfg.device_id = s->device_id;
     pstrcpy(cfg.psid, sizeof(cfg.psid), s->psid);
     cfg.cq_moderation = s->cq_moderation;
+    cfg.roce_loopback = true;
     mlx5_dev_init(&s->dev, &mlx5_platform, s, &cfg);
     mlx5_dev_set_link(&s->dev, mlx5_link_carrier(s));
     trace_mlx5_dev_realize(s->device_id, s->msix_vectors, s->fw_version);

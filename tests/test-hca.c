@@ -595,6 +595,12 @@ static void lifecycle(Harness *h)
         g_assert_cmpuint(h_query_qp_state(h, ud.num), ==, MLX5_QP_STATE_SQER);
         g_assert_cmphex(h_modify_qp(h, OP_SQERR2RTS_QP, ud.num), ==, MLX5_CMD_STAT_OK);
         g_assert_cmpuint(h_query_qp_state(h, ud.num), ==, MLX5_QP_STATE_RTS);
+        for (uint16_t op = OP_ATTACH_TO_MCG; op <= OP_DETACH_FROM_MCG; op++) {
+            g_autoptr(HCmd) m = hcmd_new(op, 0);
+            IN_SET(m, attach_to_mcg_in, qpn, ud.num);
+            IN_PTR(m, attach_to_mcg_in, multicast_gid)[0] = 0xff;
+            h_ok(h, m);
+        }
         h_destroy(h, OP_DESTROY_QP, ud.num);
         g_ptr_array_set_size(h->guest_errors, 0);   /* that send error was meant */
         hcmd_free(h_query_qp(h, qp.num));

@@ -360,6 +360,46 @@ static void test_rc_errors(void)
     }
 }
 
+/* Loopback: with the device's own loopback on (as in QEMU), RoCE frames to
+ * our own MAC never reach the wire; the timer receives them, so a WRITE, a
+ * READ and a SEND between two QPs of one device complete by themselves. */
+static void run_timer_until_idle(Env *e)
+{
+    for (int i = 0; i < 1000 && e->h->timer_ns <= e->h->clock_ns; i++) {
+        mlx5_dev_timer(&e->h->dev);
+    }
+}
+
+static void test_rc_loopback(void)
+{
+    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    uint8_t *src = h_gpa(e->h, B_BUF + 8192);
+
+    e->h->fw->cfg.roce_loopback = true;
+    e->timeout = 14;
+    connect_qp(e, e->a.num, e->b.num, 1);
+    connect_qp(e, e->b.num, e->a.num, 1);
+    fill(e, 5000);
+    for (int i = 0; i < 3000; i++) {
+        src[i] = (uint8_t)(i * 5 + 2);
+    }
+    post_recv(e, 0, 8192);
+    post_send(e, 0x0a, 5000, 0);                     /* SEND: five packets */
+    post_send(e, 0x08, 3000, B_BUF + 16384);         /* WRITE */
+    g_assert_cmpuint(e->h->frames->len, ==, 0);      /* nothing on the wire */
+    run_timer_until_idle(e);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF), 5000, h_gpa(e->h, A_BUF), 5000);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + 16384), 3000, h_gpa(e->h, A_BUF), 3000);
+    post_send(e, 0x10, 3000, B_BUF + 8192);          /* READ into A_BUF */
+    run_timer_until_idle(e);
+    g_assert_cmpuint(e->h->frames->len, ==, 0);
+    g_assert_cmpmem(h_gpa(e->h, A_BUF), 3000, src, 3000);
+    g_assert_cmphex(h_cq_next(e->h, &e->rcq)[0x3f] >> 4, ==, 0x2);
+    expect_req(e, 0x0a, 0);
+    expect_req(e, 0x08, 0);
+    expect_req(e, 0x10, 0);
+}
+
 /* A duplicate request (the same frame twice) is ACKed again, not
  * delivered twice. */
 static void test_rc_duplicate(void)
@@ -972,9 +1012,10 @@ static Env *ud_env_new(unsigned st_a)
     return e;
 }
 
-/* A UD send WQE on a: ctrl, address vector (GID index 0 -> our own
- * address), `len` bytes from A_BUF. */
-static void post_ud(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len)
+/* A UD send WQE on a: ctrl, address vector (GID index 0 -> IPv4 `dip`,
+ * MAC `dmac`), `len` bytes from A_BUF. */
+static void post_ud_to(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len,
+                       uint32_t dip, const uint8_t dmac[6])
 {
     uint8_t *w = h_sq_wqe(e->h, &e->a, opcode, 5, 0x08);
     uint8_t *av = w + 16, *d = w + 64;
@@ -983,17 +1024,24 @@ static void post_ud(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32
     prm_put_be32(av + 0x00, qkey);
     prm_put_be32(av + 0x08, 0x80000000u | dqpn);
     prm_put_be16(av + 0x0e, 0xc0de);
-    prm_put_be16(av + 0x14, 0x0200);
-    prm_put_be32(av + 0x16, 0x00000001);            /* rmac 02:00:00:00:00:01 */
+    memcpy(av + 0x14, dmac, 6);
     av[0x1b] = 64;
     prm_put_be32(av + 0x1c, 0u << 20 | 0x12345);    /* GID index 0; a flow label, as
                                                        rdma_cm sets even for IPv4 */
     av[0x20 + 10] = av[0x20 + 11] = 0xff;
-    prm_put_be32(av + 0x20 + 12, MY_GID_V4);
+    prm_put_be32(av + 0x20 + 12, dip);
     prm_put_be32(d, len);
     prm_put_be32(d + 4, e->key);
     prm_put_be64(d + 8, A_BUF);
     h_sq_ring(e->h, &e->a);
+}
+
+/* ... to our own address and MAC 02:00:00:00:00:01 */
+static void post_ud(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len)
+{
+    static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+
+    post_ud_to(e, opcode, dqpn, qkey, len, MY_GID_V4, mac);
 }
 
 /* A datagram arrives behind a 40-byte area holding its IPv4 header
@@ -1150,6 +1198,62 @@ static void test_rc_q_counters(void)
     /* b went to ERR with its NAK: its one posted receive is flushed */
     g_assert_cmpuint(Q_COUNTER(e, set, resp_cqe_flush_error), ==, 1);
     g_assert_cmpuint(Q_COUNTER(e, set, out_of_buffer), ==, 0);
+}
+
+/* Multicast (IBA 10.5): ATTACH_TO_MCG takes UD QPs and multicast GIDs
+ * only; a datagram to QP 0xFFFFFF and the group's GID lands in every
+ * attached QP, and in none after it detached; the multicast QP number to
+ * a unicast address is dropped. */
+static unsigned mcg_cmd(Env *e, uint16_t op, uint32_t qpn, uint32_t ip)
+{
+    g_autoptr(HCmd) c = hcmd_new(op, 0);
+    uint8_t *gid = IN_PTR(c, attach_to_mcg_in, multicast_gid);
+
+    IN_SET(c, attach_to_mcg_in, qpn, qpn);
+    gid[10] = gid[11] = 0xff;
+    prm_put_be32(gid + 12, ip);
+    return h_exec(e->h, c);
+}
+
+static void test_ud_multicast(void)
+{
+    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+    static const uint8_t mc_mac[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+    const uint32_t group = 0xef010203;              /* 239.1.2.3 */
+    HRing rc = h_create_qp(e->h, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num,
+                           e->h->uar, 4, 4);
+    uint32_t a_pc = 0;
+    const uint8_t *cqe;
+
+    g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, rc.num, group), ==, MLX5_CMD_STAT_BAD_PARAM);
+    g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->b.num, MY_GID_V4), ==,
+                    MLX5_CMD_STAT_BAD_PARAM);
+    g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, 0xabcde, group), ==, MLX5_CMD_STAT_BAD_RES);
+    g_assert_cmphex(mcg_cmd(e, OP_DETACH_FROM_MCG, e->b.num, group), ==,
+                    MLX5_CMD_STAT_BAD_PARAM);
+    g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->b.num, group), ==, MLX5_CMD_STAT_OK);
+    g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->b.num, group), ==, MLX5_CMD_STAT_OK);
+    g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->a.num, group), ==, MLX5_CMD_STAT_OK);
+    fill(e, 64);
+    post_recv(e, 0, 40 + 64);
+    post_recv(e, 256, 40 + 64);
+    post_recv_on(e->h, &e->a, &a_pc, e->key, 512, 40 + 64);
+    post_ud_to(e, 0x0a, 0xffffff, UD_QKEY, 64, group, mc_mac);
+    wire(e, false);
+    for (int i = 0; i < 2; i++) {                    /* a and b, once each */
+        cqe = h_cq_next(e->h, &e->rcq);
+        g_assert_nonnull(cqe);
+        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x2);
+        g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 40 + 64);
+    }
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + 40), 64, h_gpa(e->h, A_BUF), 64);
+    g_assert_cmphex(mcg_cmd(e, OP_DETACH_FROM_MCG, e->b.num, group), ==, MLX5_CMD_STAT_OK);
+    g_assert_cmphex(mcg_cmd(e, OP_DETACH_FROM_MCG, e->a.num, group), ==, MLX5_CMD_STAT_OK);
+    post_ud_to(e, 0x0a, 0xffffff, UD_QKEY, 64, group, mc_mac);
+    post_ud(e, 0x0a, 0xffffff, UD_QKEY, 64);         /* QP 0xFFFFFF, unicast GID */
+    wire(e, false);
+    g_assert_null(h_cq_next(e->h, &e->rcq));
 }
 
 /* --- shared receive queues (hw-rdma/rq.c) ---------------------------------- */
@@ -1496,6 +1600,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/errors", test_rc_errors);
     g_test_add_func("/rc/duplicate", test_rc_duplicate);
     g_test_add_func("/rc/q-counters", test_rc_q_counters);
+    g_test_add_func("/rc/loopback", test_rc_loopback);
     g_test_add_func("/rc/bad-frames", test_rc_bad_frames);
     g_test_add_func("/rc/outstanding-bounded", test_rc_outstanding_bounded);
     g_test_add_func("/rc/read", test_rc_read);
@@ -1514,6 +1619,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ud/qkey-and-drops", test_ud_qkey_and_drops);
     g_test_add_func("/ud/longer-than-mtu", test_ud_longer_than_mtu);
     g_test_add_func("/ud/gsi", test_ud_gsi);
+    g_test_add_func("/ud/multicast", test_ud_multicast);
     g_test_add_func("/srq/shared", test_srq_shared);
     g_test_add_func("/srq/bad-wqes", test_srq_bad_wqes);
     g_test_add_func("/xrc/send", test_xrc);
