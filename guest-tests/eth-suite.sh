@@ -181,17 +181,24 @@ sync counters-done
 # turn promiscuous mode on by itself).
 foreign() {   # foreign STEP: one round; node 1 prints the count it saw
     if [ "$NODE" = 1 ]; then
-        timeout 8 python3 -c '
+        # Listen for 6 s from when the socket is bound (it says so in
+        # /tmp/foreign.ready); a slow start under a loaded host must not eat
+        # into the window or lose the count.
+        rm -f /tmp/foreign.ready
+        timeout 60 python3 -c '
 import socket, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88b5))
-s.bind((sys.argv[1], 0)); s.settimeout(0.5); n = 0; end = time.time() + 6
+s.bind((sys.argv[1], 0)); s.settimeout(0.5); n = 0
+open("/tmp/foreign.ready", "w").close()
+end = time.time() + 6
 while time.time() < end:
     try:
         n += s.recv(2000)[12:14] == b"\x88\xb5"
     except OSError:
         pass
 print(n)' "$DEV" >/tmp/foreign.out &
-        sleep 1; sync "$1"; wait; cat /tmp/foreign.out
+        for _ in $(seq 300); do [ -e /tmp/foreign.ready ] && break; sleep 0.1; done
+        sync "$1"; wait; cat /tmp/foreign.out
     else
         sync "$1"
         python3 -c '

@@ -53,8 +53,13 @@ for SERVER in 0 1; do
     cm rping-ipv6-ula 'rdma-ping-99:' 'rping -s -a $SIP6 -p $PORT -C 100 -v -V' \
         'rping -c -a $SIP6 -p $PORT -C 100 -v -V'
     # UD multicast: the server joins 239.77.0.N and receives, the client
-    # joins and sends (rdma_join_multicast, ATTACH_TO_MCG, QP 0xFFFFFF)
-    cm mckey 'test complete' 'mckey -m 239.77.0.$PORT_LOW -b $SIP -C 20' \
-        'mckey -m 239.77.0.$PORT_LOW -b $MY_IP -s -C 20'
+    # joins and sends (rdma_join_multicast, ATTACH_TO_MCG, QP 0xFFFFFF).
+    # MCKEY=node0-sends: only with node 0 the sender - mckey's sender posts
+    # unsignaled sends and exits at once, and a Soft-RoCE QP destroyed then
+    # drops the sends it has not put on the wire yet.
+    if [ "${MCKEY:-both}" = both ] || { [ "$MCKEY" = node0-sends ] && [ "$SERVER" = 1 ]; }; then
+        cm mckey 'test complete' 'mckey -m 239.77.0.$PORT_LOW -b $SIP -C 20' \
+            'mckey -m 239.77.0.$PORT_LOW -b $MY_IP -s -C 20'
+    fi
 done
 exit $((fails > 0))
