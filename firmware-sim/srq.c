@@ -159,21 +159,27 @@ unsigned cmd_query_srq(Mlx5Fw *fw, Mlx5Cmd *c)
     return MLX5_CMD_STAT_OK;
 }
 
-/* ARM_RQ op_mod 1 (SRQ): set the limit watermark; the SRQ limit event
- * fires when fewer WQEs than lwm remain (mlx5_ib arm_srq_cmd). */
-unsigned cmd_arm_rq(Mlx5Fw *fw, Mlx5Cmd *c)
+/* ARM_RQ and ARM_XRC_SRQ (op_mod 1, SRQ): set the limit watermark of `s`
+ * (number `num`); the SRQ limit event fires when fewer WQEs than lwm remain
+ * (hw-rdma/rq.c; mlx5_ib srq_cmd.c arm_srq_cmd, arm_xrc_srq_cmd). */
+static unsigned srq_arm(Mlx5Cmd *c, Mlx5Srq *s, uint32_t num, uint16_t lwm)
 {
-    Mlx5Srq *s = mlx5_table_get(&fw->srq, PRM_GET(arm_rq_in, srq_number, c->in));
-
-    c->obj = PRM_GET(arm_rq_in, srq_number, c->in);
+    c->obj = num;
     if (c->op_mod != 1) {
         return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
     }
     if (!s) {
         return CMD_FAIL(c, BAD_RES, BAD_SRQ);
     }
-    s->lwm = PRM_GET(arm_rq_in, lwm, c->in);
+    s->lwm = lwm;
     return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_arm_rq(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    uint32_t num = PRM_GET(arm_rq_in, srq_number, c->in);
+
+    return srq_arm(c, mlx5_table_get(&fw->srq, num), num, PRM_GET(arm_rq_in, lwm, c->in));
 }
 
 /* --- CREATE_XRC_SRQ / DESTROY_XRC_SRQ / QUERY_XRC_SRQ ------------------- */
@@ -247,21 +253,12 @@ unsigned cmd_query_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
     return MLX5_CMD_STAT_OK;
 }
 
-/* ARM_XRC_SRQ op_mod 1: the XRC SRQ's limit watermark (mlx5_ib srq_cmd.c
- * arm_xrc_srq_cmd, the ISSI 1 way to ibv_modify_srq an XRC SRQ). */
+/* ARM_XRC_SRQ: the ISSI 1 way to ibv_modify_srq an XRC SRQ. */
 unsigned cmd_arm_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Srq *s = srq_get(fw, PRM_GET(arm_xrc_srq_in, xrc_srqn, c->in), MLX5_SRQ_XRC);
+    uint32_t num = PRM_GET(arm_xrc_srq_in, xrc_srqn, c->in);
 
-    c->obj = PRM_GET(arm_xrc_srq_in, xrc_srqn, c->in);
-    if (c->op_mod != 1) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
-    }
-    if (!s) {
-        return CMD_FAIL(c, BAD_RES, BAD_SRQ);
-    }
-    s->lwm = PRM_GET(arm_xrc_srq_in, lwm, c->in);
-    return MLX5_CMD_STAT_OK;
+    return srq_arm(c, srq_get(fw, num, MLX5_SRQ_XRC), num, PRM_GET(arm_xrc_srq_in, lwm, c->in));
 }
 
 /* --- CREATE_RMP / MODIFY_RMP / DESTROY_RMP / QUERY_RMP ------------------ */

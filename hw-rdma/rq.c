@@ -127,12 +127,13 @@ static void srq_check_limit(Mlx5Fw *fw, Mlx5Srq *s)
 
 void mlx5_rq_advance(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RecvWqe *r)
 {
-    Mlx5Srq *s = r->srqn ? mlx5_table_get(&fw->srq, r->srqn) : NULL;
+    Mlx5Srq *s;
 
     if (!r->srqn) {
         w->hw_counter = (uint16_t)(w->hw_counter + 1);
         return;
     }
+    s = mlx5_table_get(&fw->srq, r->srqn);
     if (s) {
         mlx5emu_trace_srq_take(s->num, r->index, r->next, w->num);
         s->head = r->next;
