@@ -307,11 +307,6 @@ void mlx5_mkey_destroy(gpointer mkey);
 
 typedef struct Mlx5Tis { uint32_t tisn, td; uint8_t prio; } Mlx5Tis;
 
-/* A UD QP attached to a multicast group (ATTACH_TO_MCG; mcg.c). */
-typedef struct Mlx5McgMember {
-    uint8_t gid[16];
-    uint32_t qpn;
-} Mlx5McgMember;
 
 /* Q counters the device keeps, each a query_q_counter_out field of the
  * same name (mlx5_ib counters.c reads them as a port's hw_counters; which
@@ -494,7 +489,7 @@ typedef struct Mlx5Fw {
     Mlx5PortCounters counters;
     GArray *cq_moderated;       /* cqns whose completion event is held */
     GArray *rc_timed;           /* qpns whose RC ack or RNR timer runs */
-    GArray *mcg;                /* Mlx5McgMember: UD QPs attached to multicast GIDs */
+    GHashTable *mcg;            /* multicast GID (GBytes) -> GArray of attached UD QPNs */
     GQueue *roce_loopback;      /* GBytes: RoCE frames to our own MAC, not yet received */
     uint32_t gsi_qpn;           /* the last QP created with st QP1: BTH dest QP 1 (hw-rdma/ud.c checks it) */
     uint64_t timer_deadline;    /* what the platform timer is set to */
@@ -564,10 +559,13 @@ void mlx5_wq_destroy(gpointer wq);
 void mlx5_srq_destroy(gpointer srq);
 void mlx5_qp_free(Mlx5Qp *qp);
 Mlx5Wq *mlx5_qp_get(Mlx5Fw *fw, uint32_t qpn);
-/* Multicast groups (mcg.c): is the GID multicast; the i-th QP attached to
- * `gid` from *pos on (false: no more); a destroyed QP leaves its groups. */
+/* Multicast groups (mcg.c): is the GID multicast; the table; the QPNs
+ * attached to `gid` (NULL: none); all attachments; a destroyed QP leaves
+ * its groups. */
 bool mlx5_gid_is_multicast(const uint8_t gid[16]);
-bool mlx5_mcg_next(const Mlx5Fw *fw, const uint8_t gid[16], guint *pos, uint32_t *qpn);
+GHashTable *mlx5_mcg_table_new(void);
+const GArray *mlx5_mcg_members(const Mlx5Fw *fw, const uint8_t gid[16]);
+unsigned mlx5_mcg_count(const Mlx5Fw *fw);
 void mlx5_mcg_qp_gone(Mlx5Fw *fw, uint32_t qpn);
 /* Count one event in Q counter set `set_id` (0 or a freed set: nowhere;
  * resources.c), or in the set a QP's context names. */

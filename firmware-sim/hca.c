@@ -81,7 +81,7 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     fw_tables_init(fw);
     fw->cq_moderated = g_array_new(false, false, sizeof(uint32_t));
     fw->rc_timed = g_array_new(false, false, sizeof(uint32_t));
-    fw->mcg = g_array_new(false, false, sizeof(Mlx5McgMember));
+    fw->mcg = mlx5_mcg_table_new();
     fw->roce_loopback = g_queue_new();
     fw->timer_deadline = UINT64_MAX;
     mlx5_fw_reset(fw, "power-on");
@@ -97,7 +97,7 @@ void mlx5_fw_fini(Mlx5Fw *fw)
     fw->cq_moderated = NULL;
     g_array_free(fw->rc_timed, true);
     fw->rc_timed = NULL;
-    g_array_free(fw->mcg, true);
+    g_hash_table_destroy(fw->mcg);
     fw->mcg = NULL;
     g_queue_free_full(fw->roce_loopback, (GDestroyNotify)g_bytes_unref);
     fw->roce_loopback = NULL;
@@ -108,7 +108,7 @@ unsigned mlx5_fw_object_count(const Mlx5Fw *fw)
     unsigned n = 0;
 #define MLX5_TABLE_COUNT_(t) n += mlx5_table_count(&fw->t);
     MLX5_OBJ_TABLES(MLX5_TABLE_COUNT_)
-    return n + fw->mcg->len;            /* multicast attachments too */
+    return n + mlx5_mcg_count(fw);      /* multicast attachments too */
 }
 
 /* Free every object the driver created; the HCA keeps its enable state. */
@@ -123,9 +123,9 @@ static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
     n = mlx5_table_clear(&fw->t); total += n; \
     if (n) mlx5emu_trace_fw_freed(why, #t, n);
     MLX5_OBJ_TABLES(MLX5_TABLE_CLEAR_)
-    n = fw->mcg->len; total += n;
+    n = mlx5_mcg_count(fw); total += n;
     if (n) mlx5emu_trace_fw_freed(why, "multicast attachment", n);
-    g_array_set_size(fw->mcg, 0);
+    g_hash_table_remove_all(fw->mcg);
     memset(fw->flow_root, 0, sizeof(fw->flow_root));
     memset(fw->flow_root_set, 0, sizeof(fw->flow_root_set));
     memset(fw->gid, 0, sizeof(fw->gid));

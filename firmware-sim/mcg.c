@@ -25,54 +25,67 @@ bool mlx5_gid_is_multicast(const uint8_t gid[16])
     return memcmp(gid, v4_mapped, sizeof(v4_mapped)) == 0 && (gid[12] & 0xf0) == 0xe0;
 }
 
-static int mcg_find(const Mlx5Fw *fw, const uint8_t gid[16], uint32_t qpn)
+/* Groups by GID (GBytes keys), each the GArray of its QPNs: delivery
+ * finds a datagram's group at once, whatever else is attached. */
+GHashTable *mlx5_mcg_table_new(void)
 {
-    for (guint i = 0; i < fw->mcg->len; i++) {
-        const Mlx5McgMember *m = &g_array_index(fw->mcg, Mlx5McgMember, i);
-        if (m->qpn == qpn && memcmp(m->gid, gid, 16) == 0) {
+    return g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
+                                 (GDestroyNotify)g_array_unref);
+}
+
+static GArray *mcg_group(const Mlx5Fw *fw, const uint8_t gid[16])
+{
+    g_autoptr(GBytes) key = g_bytes_new_static(gid, 16);
+
+    return g_hash_table_lookup(fw->mcg, key);
+}
+
+const GArray *mlx5_mcg_members(const Mlx5Fw *fw, const uint8_t gid[16])
+{
+    return mcg_group(fw, gid);
+}
+
+unsigned mlx5_mcg_count(const Mlx5Fw *fw)
+{
+    GHashTableIter it;
+    gpointer members;
+    unsigned n = 0;
+
+    g_hash_table_iter_init(&it, fw->mcg);
+    while (g_hash_table_iter_next(&it, NULL, &members)) {
+        n += ((GArray *)members)->len;
+    }
+    return n;
+}
+
+/* The index of `qpn` among the group's QPs, or -1. */
+static int mcg_find(const GArray *group, uint32_t qpn)
+{
+    for (guint i = 0; group && i < group->len; i++) {
+        if (g_array_index(group, uint32_t, i) == qpn) {
             return (int)i;
         }
     }
     return -1;
 }
 
-/* Groups in the table, and QPs in group `gid`. */
-static void mcg_counts(const Mlx5Fw *fw, const uint8_t gid[16], unsigned *groups,
-                       unsigned *members)
+/* Leave the group; an empty group goes (true: it went). */
+static bool mcg_leave(GArray *group, guint i)
 {
-    *groups = *members = 0;
-    for (guint i = 0; i < fw->mcg->len; i++) {
-        const Mlx5McgMember *m = &g_array_index(fw->mcg, Mlx5McgMember, i);
-        bool first = true;
-
-        for (guint j = 0; j < i && first; j++) {
-            first = memcmp(g_array_index(fw->mcg, Mlx5McgMember, j).gid, m->gid, 16) != 0;
-        }
-        *groups += first;
-        *members += memcmp(m->gid, gid, 16) == 0;
-    }
+    g_array_remove_index_fast(group, i);
+    return group->len == 0;
 }
 
-bool mlx5_mcg_next(const Mlx5Fw *fw, const uint8_t gid[16], guint *pos, uint32_t *qpn)
+static gboolean mcg_qp_leaves(gpointer key, gpointer group, gpointer qpn)
 {
-    for (; *pos < fw->mcg->len; ++*pos) {
-        const Mlx5McgMember *m = &g_array_index(fw->mcg, Mlx5McgMember, *pos);
-        if (memcmp(m->gid, gid, 16) == 0) {
-            *qpn = m->qpn;
-            ++*pos;
-            return true;
-        }
-    }
-    return false;
+    int i = mcg_find(group, GPOINTER_TO_UINT(qpn));
+
+    return i >= 0 && mcg_leave(group, (guint)i);
 }
 
 void mlx5_mcg_qp_gone(Mlx5Fw *fw, uint32_t qpn)
 {
-    for (guint i = fw->mcg->len; i-- > 0;) {
-        if (g_array_index(fw->mcg, Mlx5McgMember, i).qpn == qpn) {
-            g_array_remove_index(fw->mcg, i);
-        }
-    }
+    g_hash_table_foreach_remove(fw->mcg, mcg_qp_leaves, GUINT_TO_POINTER(qpn));
 }
 
 /* The QP exists and is UD (the only service multicast serves, IBA 10.5),
@@ -98,21 +111,23 @@ unsigned cmd_attach_to_mcg(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t qpn = PRM_GET(attach_to_mcg_in, qpn, c->in);
     const uint8_t *gid = PRM_PTR(attach_to_mcg_in, multicast_gid, c->in);
-    unsigned st = mcg_check(fw, c, qpn, gid), groups, members;
-    Mlx5McgMember m = { .qpn = qpn };
+    unsigned st = mcg_check(fw, c, qpn, gid);
+    GArray *group = mcg_group(fw, gid);
 
-    if (st != MLX5_CMD_STAT_OK || mcg_find(fw, gid, qpn) >= 0) {
+    if (st != MLX5_CMD_STAT_OK || mcg_find(group, qpn) >= 0) {
         return st;                      /* attached already: nothing to do */
     }
-    mcg_counts(fw, gid, &groups, &members);
-    if ((members == 0 && groups >= 1u << MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap,
-                                                      log_max_mcg)) ||
-        members >= MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_mcg)) {
+    if ((!group && g_hash_table_size(fw->mcg) >=
+                   1u << MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_mcg)) ||
+        (group && group->len >= MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_mcg))) {
         return CMD_FAIL(c, NO_RES, NO_RESOURCE);
     }
-    memcpy(m.gid, gid, 16);
-    g_array_append_val(fw->mcg, m);
-    mlx5emu_trace_mcg_attach(qpn, prm_be32(gid), prm_be32(gid + 12), members + 1);
+    if (!group) {
+        group = g_array_new(false, false, sizeof(uint32_t));
+        g_hash_table_insert(fw->mcg, g_bytes_new(gid, 16), group);
+    }
+    g_array_append_val(group, qpn);
+    mlx5emu_trace_mcg_attach(qpn, prm_be32(gid), prm_be32(gid + 12), group->len);
     return MLX5_CMD_STAT_OK;
 }
 
@@ -121,16 +136,20 @@ unsigned cmd_detach_from_mcg(Mlx5Fw *fw, Mlx5Cmd *c)
     uint32_t qpn = PRM_GET(detach_from_mcg_in, qpn, c->in);
     const uint8_t *gid = PRM_PTR(detach_from_mcg_in, multicast_gid, c->in);
     unsigned st = mcg_check(fw, c, qpn, gid);
+    GArray *group = mcg_group(fw, gid);
     int i;
 
     if (st != MLX5_CMD_STAT_OK) {
         return st;
     }
-    i = mcg_find(fw, gid, qpn);
+    i = mcg_find(group, qpn);
     if (i < 0) {
         return CMD_FAIL(c, BAD_PARAM, NOT_ATTACHED);
     }
-    g_array_remove_index(fw->mcg, (guint)i);
+    if (mcg_leave(group, (guint)i)) {
+        g_autoptr(GBytes) key = g_bytes_new_static(gid, 16);
+        g_hash_table_remove(fw->mcg, key);
+    }
     mlx5emu_trace_mcg_detach(qpn, prm_be32(gid), prm_be32(gid + 12));
     return MLX5_CMD_STAT_OK;
 }

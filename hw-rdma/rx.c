@@ -297,7 +297,7 @@ static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
 bool mlx5_rx_for_us(const Mlx5Fw *fw, const uint8_t *f)
 {
     /* our address, or a multicast one while a UD QP is in a group */
-    if (memcmp(f, fw->cfg.mac, 6) == 0 || ((f[0] & 1) && fw->mcg->len)) {
+    if (memcmp(f, fw->cfg.mac, 6) == 0 || ((f[0] & 1) && g_hash_table_size(fw->mcg))) {
         return true;
     }
     for (uint32_t i = 0; i < fw->uc_count && i < MLX5_MAX_UC_LIST; i++) {

@@ -246,9 +246,7 @@ static void ud_deliver(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *frame, const Mlx5Ro
  * the GSI QP. */
 void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
 {
-    guint pos = 0;
-    uint32_t qpn;
-    unsigned n = 0;
+    const GArray *members;
 
     if (p->dest_qpn != MULTICAST_QPN) {
         ud_deliver(fw, ud_dest_qp(fw, p->dest_qpn), frame, p);
@@ -258,12 +256,13 @@ void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
         mlx5emu_trace_rc_rx_drop("multicast QP number to a unicast address");
         return;
     }
-    while (mlx5_mcg_next(fw, p->dgid, &pos, &qpn)) {
-        Mlx5Wq *w = mlx5_qp_get(fw, qpn);
-        ud_deliver(fw, w && w->qp_st == MLX5_QP_ST_UD ? w : NULL, frame, p);
-        n++;
-    }
-    if (!n) {
+    members = mlx5_mcg_members(fw, p->dgid);
+    if (!members) {
         mlx5emu_trace_rc_rx_drop("multicast group with no QP attached here");
+        return;
+    }
+    for (guint i = 0; i < members->len; i++) {
+        Mlx5Wq *w = mlx5_qp_get(fw, g_array_index(members, uint32_t, i));
+        ud_deliver(fw, w && w->qp_st == MLX5_QP_ST_UD ? w : NULL, frame, p);
     }
 }
