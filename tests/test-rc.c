@@ -1274,20 +1274,36 @@ static void srq_wqe(Env *e, const HRing *srq, uint16_t i, uint16_t next, uint32_
     h_put32(e->h, w + 32 + 4, 0x100);
 }
 
-/* An RC QP on the receive CQ whose receives come from SRQ `srqn`. */
-static HRing srq_qp(Env *e, uint32_t srqn)
+/* A QP of service `st` on the CQs whose receives come from SRQ `srqn`
+ * (rq_type SRQ; its buffer holds no RQ, so the SQ starts it).  With a
+ * `target_xrcd`, an XRC target as mlx5_ib makes them (qp.c
+ * create_xrc_tgt_qp): no send queue, no UAR page, no user index. */
+static HRing srq_qp_of(Env *e, unsigned st, uint32_t srqn, uint32_t target_xrcd)
 {
     HRing q;
-    HCmd *c = h_create_qp_cmd(e->h, &q, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num,
+    HCmd *c = h_create_qp_cmd(e->h, &q, st, e->h->pd, e->scq.num, e->rcq.num,
                               e->h->uar, 4, 0);
     uint8_t *qpc = IN_PTR(c, create_qp_in, qpc);
 
     PRM_SET(qpc, rq_type, qpc, 1);
     PRM_SET(qpc, srqn_rmpn_xrqn, qpc, srqn);
+    if (target_xrcd) {
+        PRM_SET(qpc, no_sq, qpc, 1);
+        PRM_SET(qpc, xrcd, qpc, target_xrcd);
+        PRM_SET(qpc, user_index, qpc, 0xffffff);
+        PRM_SET(qpc, uar_page, qpc, 0);             /* nothing to ring */
+    }
     h_ok(e->h, c);
     q.num = OUT_GET(c, create_qp_out, qpn);
+    q.gpa -= H_QP_RQ_STRIDE;
     hcmd_free(c);
     return q;
+}
+
+/* An RC QP whose receives come from SRQ `srqn`. */
+static HRing srq_qp(Env *e, uint32_t srqn)
+{
+    return srq_qp_of(e, MLX5_QP_ST_RC, srqn, 0);
 }
 
 /* The next async event of `type`, skipping others; NULL if none. */
@@ -1459,28 +1475,11 @@ static uint32_t xrc_srq_ring(Env *e, uint32_t xrcd, HRing *ring)
     return num;
 }
 
-/* An XRC QP as mlx5_ib makes them: an initiator with a send queue, or a
- * target without one in XRC domain `xrcd` (qp.c create_xrc_tgt_qp). */
+/* An XRC QP: an initiator with a send queue, or a target in XRC domain
+ * `xrcd`; mlx5_ib gives both its own XRC SRQ as a placeholder. */
 static HRing xrc_qp(Env *e, bool target, uint32_t xrcd, uint32_t placeholder_srqn)
 {
-    HRing q;
-    HCmd *c = h_create_qp_cmd(e->h, &q, MLX5_QP_ST_XRC, e->h->pd, e->scq.num, e->rcq.num,
-                              e->h->uar, 4, 0);
-    uint8_t *qpc = IN_PTR(c, create_qp_in, qpc);
-
-    PRM_SET(qpc, rq_type, qpc, 1);
-    PRM_SET(qpc, srqn_rmpn_xrqn, qpc, placeholder_srqn);
-    if (target) {
-        PRM_SET(qpc, no_sq, qpc, 1);
-        PRM_SET(qpc, xrcd, qpc, xrcd);
-        PRM_SET(qpc, user_index, qpc, 0xffffff);
-        PRM_SET(qpc, uar_page, qpc, 0);             /* nothing to ring */
-    }
-    h_ok(e->h, c);
-    q.num = OUT_GET(c, create_qp_out, qpn);
-    q.gpa -= H_QP_RQ_STRIDE;        /* no RQ in the buffer: the SQ starts it */
-    hcmd_free(c);
-    return q;
+    return srq_qp_of(e, MLX5_QP_ST_XRC, placeholder_srqn, target ? xrcd : 0);
 }
 
 /* An XRC SEND: ctrl, the XRC segment naming the remote XRC SRQ, data. */
