@@ -54,11 +54,14 @@ static const char *cm_attr_name(uint16_t attr_id)
 
 void mlx5_mad_trace(const uint8_t *mad, size_t len, bool send, unsigned peer_qpn)
 {
+    uint8_t cls;
+    uint16_t attr;
+
     if (len < MAD_HDR_BYTES) {
         return;
     }
-    uint8_t cls = mad[MAD_MGMT_CLASS];
-    uint16_t attr = prm_be16(mad + MAD_ATTR_ID);
+    cls = mad[MAD_MGMT_CLASS];
+    attr = prm_be16(mad + MAD_ATTR_ID);
     mlx5emu_trace_gsi_mad(send ? "sends" : "receives", mad_class_name(cls), cls,
                           mad[MAD_METHOD], attr, peer_qpn);
     if (cls == MGMT_CLASS_CM && len >= CM_HDR_BYTES) {

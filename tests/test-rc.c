@@ -1136,6 +1136,35 @@ static void test_ud_gsi(void)
     g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xffff);
 }
 
+/* MADs the GSI QP carries are traced, not trusted: CM-class MADs shorter
+ * than the MAD header or than the CM IDs, and empty ones, arrive as any
+ * datagram does (the kernel's MAD layer judges them), with the trace's
+ * decoding switched on. */
+static void test_ud_gsi_short_mads(void)
+{
+    static const uint32_t sizes[] = { 0, 8, 23, 24, 31, 32 };
+    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_QP1);
+    uint8_t *mad = h_gpa(e->h, A_BUF);
+    uint32_t pc = 0;
+
+    g_setenv("MLX5EMU_TRACE", "mlx5_gsi_*", true);
+    fill(e, 64);
+    mad[1] = 0x07;                                   /* CM class */
+    prm_put_be16(mad + 16, 0x0013);                  /* REP */
+    for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+        const uint8_t *cqe;
+
+        post_recv_on(e->h, &e->a, &pc, e->key, 0, 40 + 64);
+        post_ud(e, 0x0a, 1, 0x80000000u, sizes[i]);
+        wire(e, false);
+        cqe = h_cq_next(e->h, &e->rcq);
+        g_assert_nonnull(cqe);
+        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x2);
+        g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 40 + sizes[i]);
+    }
+    g_unsetenv("MLX5EMU_TRACE");
+}
+
 static uint32_t q_counter(Env *e, uint32_t set, unsigned bit_off)
 {
     g_autoptr(HCmd) c = hcmd_new(OP_QUERY_Q_COUNTER, 0);
@@ -1618,6 +1647,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ud/qkey-and-drops", test_ud_qkey_and_drops);
     g_test_add_func("/ud/longer-than-mtu", test_ud_longer_than_mtu);
     g_test_add_func("/ud/gsi", test_ud_gsi);
+    g_test_add_func("/ud/gsi-short-mads", test_ud_gsi_short_mads);
     g_test_add_func("/ud/multicast", test_ud_multicast);
     g_test_add_func("/srq/shared", test_srq_shared);
     g_test_add_func("/srq/bad-wqes", test_srq_bad_wqes);
