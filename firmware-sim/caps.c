@@ -50,7 +50,11 @@ static void caps_general(Mlx5Fw *fw, uint8_t *gen)
     GEN(max_tc, 0);
     GEN(cqe_version, 1);
     GEN(cmdif_checksum, 0);
-    GEN(umr_modify_entity_size_disabled, 1);  /* no mkey-cache prefill (6.1/6.12) */
+    /* UMR may change a key's page size: mlx5_ib then offers fast registration
+     * (IB_DEVICE_MEM_MGT_EXTENSIONS, which NVMe over RDMA needs) and
+     * registers user memory through its UMR QP and mkey cache (umr.h
+     * mlx5r_umr_can_load_pas; hw-rdma/umr.c). */
+    GEN(umr_modify_entity_size_disabled, 0);
     GEN(eth_net_offloads, 1);
     GEN(roce, 1);
     GEN(atomic, 1);                     /* the atomic group below (mlx5_ib get_atomic_caps) */

@@ -205,6 +205,7 @@ typedef struct Mlx5RcWqe {      /* requester: a send WQE until it completes */
     uint16_t wqe_index;
     bool signaled, solicited;
     bool started;               /* its packets have gone out (at least once) */
+    bool local;                 /* no packets (a UMR): completes when it is the oldest */
     uint32_t len;               /* message bytes */
     uint32_t first_psn, last_psn;
     uint32_t next_psn;          /* the next of its packets to send (last + 1: all sent) */
@@ -295,15 +296,22 @@ typedef struct Mlx5Mkey {
     bool lr, lw, rr, rw, a, length64;
     uint64_t start_addr, len;
     uint32_t qpn;
-    bool free;                  /* not yet enabled (for UMR to fill in) */
+    bool free;                  /* not usable: waits for a UMR to enable it */
+    bool umr_en;                /* a UMR WQE may change it (hw-rdma/umr.c) */
+    bool en_rinval;             /* a remote SEND with invalidate may free it */
     /* MTT keys: address start_addr + i lands in page (i + start_addr's
      * offset in its page) >> log_page_size of the list. */
     uint8_t log_page_size;
-    uint32_t nmtt;
+    uint32_t nmtt;              /* entries loaded (mtt[0..nmtt)) */
+    uint32_t mtt_cap;           /* entries the key was created to hold */
     uint64_t *mtt;
+    uint64_t *mtt_account;      /* the device's count of entries held (Mlx5Fw.mtt_entries) */
 } Mlx5Mkey;
 
 void mlx5_mkey_destroy(gpointer mkey);
+/* Make room for MTT entries [0, n) of an MTT key (new ones zero, "not
+ * present"), within its capacity and the device's budget; false if not. */
+bool mlx5_mkey_mtt_grow(Mlx5Mkey *mk, uint64_t n);
 
 typedef struct Mlx5Tis { uint32_t tisn, td; uint8_t prio; } Mlx5Tis;
 
@@ -489,8 +497,10 @@ typedef struct Mlx5Fw {
     Mlx5PortCounters counters;
     GArray *cq_moderated;       /* cqns whose completion event is held */
     GArray *rc_timed;           /* qpns whose RC ack or RNR timer runs */
+    GArray *rq_err_watched;     /* qpns in ERR whose new receive WQEs get flushed (hw-rdma/rq.c) */
     GHashTable *mcg;            /* multicast GID (GBytes) -> GArray of attached UD QPNs */
     GQueue *roce_loopback;      /* GBytes: RoCE frames to our own MAC, not yet received */
+    uint64_t mtt_entries;       /* MTT entries all keys hold (bounded: MLX5_MTT_BUDGET) */
     uint32_t gsi_qpn;           /* the last QP created with st QP1: BTH dest QP 1 (hw-rdma/ud.c checks it) */
     uint64_t timer_deadline;    /* what the platform timer is set to */
     /* The data path's part of a QP entering ERR (hw-rdma/rc.c: flush the

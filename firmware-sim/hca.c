@@ -81,6 +81,7 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     fw_tables_init(fw);
     fw->cq_moderated = g_array_new(false, false, sizeof(uint32_t));
     fw->rc_timed = g_array_new(false, false, sizeof(uint32_t));
+    fw->rq_err_watched = g_array_new(false, false, sizeof(uint32_t));
     fw->mcg = mlx5_mcg_table_new();
     fw->roce_loopback = g_queue_new();
     fw->timer_deadline = UINT64_MAX;
@@ -97,6 +98,8 @@ void mlx5_fw_fini(Mlx5Fw *fw)
     fw->cq_moderated = NULL;
     g_array_free(fw->rc_timed, true);
     fw->rc_timed = NULL;
+    g_array_free(fw->rq_err_watched, true);
+    fw->rq_err_watched = NULL;
     g_hash_table_destroy(fw->mcg);
     fw->mcg = NULL;
     g_queue_free_full(fw->roce_loopback, (GDestroyNotify)g_bytes_unref);
@@ -155,6 +158,7 @@ unsigned mlx5_fw_reset(Mlx5Fw *fw, const char *why)
     fw->cmd_pending = 0;
     g_array_set_size(fw->cq_moderated, 0);     /* a pending timer finds nothing */
     g_array_set_size(fw->rc_timed, 0);
+    g_array_set_size(fw->rq_err_watched, 0);
     g_queue_clear_full(fw->roce_loopback, (GDestroyNotify)g_bytes_unref);
     fw->ready_at_ns = fw->plat->clock_ns(fw->opaque) + MLX5_FW_BOOT_NS;
     mlx5_caps_init(fw);

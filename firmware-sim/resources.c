@@ -6,6 +6,8 @@
  * init segment and the MSI-X pages.  An MKey is index << 8 | key byte
  * (PRM "Memory Key"); the driver destroys it by index.
  */
+#include <string.h>
+
 #include "cmd.h"
 
 typedef struct Mlx5Res { uint32_t id; } Mlx5Res;
@@ -110,37 +112,77 @@ void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Wq *qp, Mlx5QCnt which)
     }
 }
 
-/* Access modes (mkc.access_mode_1_0 | access_mode_4_2 << 2). */
+/* What all keys' page lists may hold together: 2^25 entries (256 MiB of
+ * host memory) maps 128 GiB of 4 KiB pages, far more than a guest has;
+ * past it CREATE_MKEY and UMR fail instead of growing without bound. */
+#define MLX5_MTT_BUDGET (1ull << 25)
 
 void mlx5_mkey_destroy(gpointer p)
 {
     Mlx5Mkey *mk = p;
+
+    if (mk->mtt_account) {
+        *mk->mtt_account -= mk->nmtt;
+    }
     g_free(mk->mtt);
     g_free(mk);
 }
 
+bool mlx5_mkey_mtt_grow(Mlx5Mkey *mk, uint64_t n)
+{
+    if (n <= mk->nmtt) {
+        return true;
+    }
+    if (n > mk->mtt_cap || *mk->mtt_account + (n - mk->nmtt) > MLX5_MTT_BUDGET) {
+        return false;
+    }
+    mk->mtt = g_renew(uint64_t, mk->mtt, n);
+    memset(mk->mtt + mk->nmtt, 0, (n - mk->nmtt) * sizeof(*mk->mtt));
+    *mk->mtt_account += n - mk->nmtt;
+    mk->nmtt = (uint32_t)n;
+    return true;
+}
+
+/* The entries a key may hold: translations_octword_size 16-byte units of
+ * two entries.  mlx5_ib sizes it to the pages (mr.c get_octo_len) but its
+ * UMR writes lists padded to 64 bytes (umr.c mlx5r_umr_final_update_xlt:
+ * MLX5_UMR_FLEX_ALIGNMENT), so the capacity is rounded up to 8 entries. */
+static uint64_t mkey_mtt_capacity(const uint8_t *mkc)
+{
+    uint64_t n = (uint64_t)PRM_GET(mkc, translations_octword_size, mkc) * 2;
+
+    return (n + 7) & ~7ull;
+}
+
 /* An MTT key's page list (create_mkey_in.klm_pas_mtt, 8 bytes per page,
  * the low bits are access flags mlx5_ib sets: MLX5_IB_MTT_READ/WRITE).
- * It must cover [start_addr, +len) and lie inside the command. */
-static unsigned mkey_load_mtt(Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mkey *mk)
+ * It must cover [start_addr, +len) and lie inside the command.  A free
+ * key gets its list from UMR later (hw-rdma/umr.c). */
+static unsigned mkey_load_mtt(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mkey *mk)
 {
-    uint32_t octwords = PRM_GET(mkc, translations_octword_size, mkc);
     uint64_t avail = (c->inlen - PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt)) / 8;
     uint64_t page = (uint64_t)1 << mk->log_page_size;
+    uint64_t cap = mkey_mtt_capacity(mkc);
     uint64_t need;
 
     if (mk->log_page_size < 12 || mk->log_page_size > 30) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
     }
-    if (mk->free) {
-        return MLX5_CMD_STAT_OK;        /* UMR fills it in later */
-    }
-    need = mk->length64 ? 0 : ((mk->start_addr & (page - 1)) + mk->len + page - 1) / page;
-    if (mk->length64 || (uint64_t)octwords * 2 < need || need > avail) {
+    if (cap > MLX5_MTT_BUDGET) {
         return CMD_FAIL(c, BAD_PARAM, BAD_LIST_SIZE);
     }
-    mk->nmtt = (uint32_t)need;
-    mk->mtt = g_new(uint64_t, need ? need : 1);
+    mk->mtt_cap = (uint32_t)cap;
+    mk->mtt_account = &fw->mtt_entries;
+    if (mk->free) {
+        return MLX5_CMD_STAT_OK;
+    }
+    need = mk->length64 ? 0 : ((mk->start_addr & (page - 1)) + mk->len + page - 1) / page;
+    if (mk->length64 || cap < need || need > avail) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_LIST_SIZE);
+    }
+    if (!mlx5_mkey_mtt_grow(mk, need)) {
+        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    }
     for (uint64_t i = 0; i < need; i++) {
         mk->mtt[i] = prm_be64(PRM_PTR(create_mkey_in, klm_pas_mtt, c->in) + i * 8) & ~(page - 1);
     }
@@ -171,6 +213,8 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
     mk->pd = PRM_GET(mkc, pd, mkc);
     mk->access_mode = mode;
     mk->free = PRM_GET(mkc, free, mkc);
+    mk->umr_en = PRM_GET(mkc, umr_en, mkc);
+    mk->en_rinval = PRM_GET(mkc, en_rinval, mkc);
     mk->lr = PRM_GET(mkc, lr, mkc);
     mk->lw = PRM_GET(mkc, lw, mkc);
     mk->rr = PRM_GET(mkc, rr, mkc);
@@ -182,7 +226,7 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
     mk->qpn = PRM_GET(mkc, qpn, mkc);
     mk->log_page_size = PRM_GET(mkc, log_page_size, mkc);
     if (mode == MLX5_MKC_ACCESS_MODE_MTT) {
-        st = mkey_load_mtt(c, mkc, mk);
+        st = mkey_load_mtt(fw, c, mkc, mk);
     }
     if (st != MLX5_CMD_STAT_OK) {
         mlx5_mkey_destroy(mk);
@@ -215,6 +259,11 @@ unsigned cmd_query_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
     if (!mk) {
         return CMD_FAIL(c, BAD_RES, BAD_MKEY);
     }
+    PRM_SET(mkc, free, mkc, mk->free);
+    PRM_SET(mkc, umr_en, mkc, mk->umr_en);
+    PRM_SET(mkc, en_rinval, mkc, mk->en_rinval);
+    PRM_SET(mkc, log_page_size, mkc, mk->log_page_size);
+    PRM_SET(mkc, translations_octword_size, mkc, mk->mtt_cap / 2);
     PRM_SET(mkc, access_mode_1_0, mkc, mk->access_mode & 3);
     PRM_SET(mkc, access_mode_4_2, mkc, mk->access_mode >> 2);
     PRM_SET(mkc, lr, mkc, mk->lr);

@@ -30,6 +30,7 @@ enum {
     MLX5_CQE_RESP_WR_IMM = 0x1,
     MLX5_CQE_RESP_SEND = 0x2,
     MLX5_CQE_RESP_SEND_IMM = 0x3,
+    MLX5_CQE_RESP_SEND_INV = 0x4,       /* the invalidated R_Key at CQE_IMMEDIATE */
     MLX5_CQE_REQ_ERR = 0xd,
     MLX5_CQE_RESP_ERR = 0xe,
     MLX5_CQE_INVALID = 0xf,

@@ -152,6 +152,7 @@ void mlx5_dev_timer(Mlx5Device *d)
     next = mlx5_rc_loopback_run(fw);
     next = MIN(next, mlx5_cq_moderation_expire(fw));
     next = MIN(next, mlx5_rc_timer_expire(fw));
+    next = MIN(next, mlx5_rq_err_poll(fw));
     mlx5_timer_request(fw, next);
 }
 

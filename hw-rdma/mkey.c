@@ -42,7 +42,8 @@ static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr
 }
 
 /* Guest-physical address of `addr` in an MTT key, and how many bytes of
- * that page follow it. */
+ * that page follow it.  An entry's bits below the page size are flags
+ * (mlx5_ib MLX5_IB_MTT_READ/WRITE), not address. */
 static bool mtt_translate(const Mlx5Mkey *mk, uint64_t addr, uint64_t *pa, uint64_t *room)
 {
     uint64_t page = (uint64_t)1 << mk->log_page_size;
@@ -52,7 +53,7 @@ static bool mtt_translate(const Mlx5Mkey *mk, uint64_t addr, uint64_t *pa, uint6
     if (i >= mk->nmtt) {
         return false;
     }
-    *pa = mk->mtt[i] + (off & (page - 1));
+    *pa = (mk->mtt[i] & ~(page - 1)) + (off & (page - 1));
     *room = page - (off & (page - 1));
     return true;
 }

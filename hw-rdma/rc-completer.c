@@ -19,10 +19,15 @@ static Mlx5RcWqe *oldest(Mlx5Wq *w)
     return wqes->len ? &g_array_index(wqes, Mlx5RcWqe, 0) : NULL;
 }
 
+/* The oldest WQE is done, and so are the local ones (UMRs) it held back. */
 static void complete_oldest(Mlx5Fw *fw, Mlx5Wq *w)
 {
-    mlx5_rc_req_cqe(fw, w, oldest(w), 0);
-    g_array_remove_index(w->qp->rc.wqes, 0);
+    Mlx5RcWqe *r;
+
+    do {
+        mlx5_rc_req_cqe(fw, w, oldest(w), 0);
+        g_array_remove_index(w->qp->rc.wqes, 0);
+    } while ((r = oldest(w)) && r->local);
 }
 
 void mlx5_rc_fail(Mlx5Fw *fw, Mlx5Wq *w, guint i, uint8_t syndrome)

@@ -33,6 +33,7 @@ static unsigned first_data_seg(uint8_t opcode)
     switch (opcode) {
     case MLX5_OPCODE_SEND:
     case MLX5_OPCODE_SEND_IMM:
+    case MLX5_OPCODE_SEND_INVAL:
         return 1;
     case MLX5_OPCODE_RDMA_WRITE:
     case MLX5_OPCODE_RDMA_WRITE_IMM:
@@ -66,11 +67,17 @@ bool mlx5_rc_wqe_sgl(const Mlx5RcWqe *r, uint32_t off, uint8_t *buf, uint32_t n,
     return mlx5_wqe_sgl(fw, w->pd, r->wqe, r->ds, first_data_seg(r->opcode), off, buf, n, write);
 }
 
-/* BTH opcodes for the packets of a message: FIRST, MIDDLE, LAST or ONLY. */
+/* BTH opcodes for the packets of a message: FIRST, MIDDLE, LAST or ONLY;
+ * a SEND with invalidate carries the IETH on its last (IBA 9.4.1.1). */
 static uint8_t pkt_opcode(uint8_t wqe_op, bool first, bool last)
 {
     bool imm = wqe_op == MLX5_OPCODE_SEND_IMM || wqe_op == MLX5_OPCODE_RDMA_WRITE_IMM;
 
+    if (wqe_op == MLX5_OPCODE_SEND_INVAL) {
+        return first && last ? MLX5_ROCE_SEND_ONLY_WITH_INVALIDATE
+             : first ? MLX5_ROCE_SEND_FIRST
+             : last ? MLX5_ROCE_SEND_LAST_WITH_INVALIDATE : MLX5_ROCE_SEND_MIDDLE;
+    }
     if (wqe_op == MLX5_OPCODE_SEND || wqe_op == MLX5_OPCODE_SEND_IMM) {
         return first && last ? (imm ? MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE : MLX5_ROCE_SEND_ONLY)
              : first ? MLX5_ROCE_SEND_FIRST
@@ -111,6 +118,7 @@ static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, ui
         p->ackreq = last || (p->psn % RC_ACKREQ_EVERY) == RC_ACKREQ_EVERY - 1;
         p->se = last && r->solicited;
         p->imm_data = prm_be32(r->wqe + WQE_CTRL_IMM);
+        p->ieth_rkey = p->imm_data;     /* the same field (Linux wr.c send_ieth) */
         if (rdma && first) {
             p->reth.va = prm_be64(raddr + WQE_RADDR_VA);
             p->reth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
@@ -280,6 +288,42 @@ static uint8_t *xrc_wqe_copy(const uint8_t *wqe, unsigned ds, Mlx5RcWqe *r)
     return copy;
 }
 
+/* More WQEs outstanding than the send queue has slots: the driver reused
+ * a slot it was never given back (undefined); the oldest goes, so a guest
+ * cannot grow this without bound. */
+static void rc_append(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+
+    if (rc->wqes->len >= (1u << w->qp->sq.ring.log_size)) {
+        mlx5_guest_error(fw, "QP 0x%x: more sends outstanding than send queue slots", w->num);
+        g_array_remove_index(rc->wqes, 0);
+    }
+    g_array_append_vals(rc->wqes, r, 1);
+}
+
+/* A local WQE takes no PSN: it sits between its neighbours' ranges with
+ * everything "sent" (next = first = last + 1), and the completer retires
+ * it as soon as it is the oldest (rc-completer.c complete_oldest). */
+void mlx5_rc_post_local(Mlx5Fw *fw, Mlx5Wq *w, uint16_t index, uint8_t opcode,
+                        uint8_t fm_ce_se)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+    Mlx5RcWqe r = {
+        .opcode = opcode, .wqe_index = index, .local = true, .started = true,
+        .signaled = fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE,
+        .solicited = fm_ce_se & MLX5_WQE_CTRL_SOLICITED,
+        .first_psn = rc->sq_psn, .next_psn = rc->sq_psn,
+        .last_psn = psn_add(rc->sq_psn, PSN_MASK),
+    };
+
+    if (rc->wqes->len == 0) {
+        mlx5_rc_req_cqe(fw, w, &r, 0);
+        return;
+    }
+    rc_append(fw, w, &r);
+}
+
 /* A send WQE of an RC or XRC QP (sq.c): checked, copied, given its PSNs
  * and started when its turn comes.  0, or the syndrome it fails with now
  * (sq.c writes that CQE; nothing of it has gone out). */
@@ -308,14 +352,7 @@ uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
     r.first_psn = r.next_psn = rc->sq_psn;
     r.last_psn = psn_add(rc->sq_psn, mlx5_rc_npkts(&r, mtu) - 1);
     rc->sq_psn = psn_add(r.last_psn, 1);
-    /* More WQEs outstanding than the send queue has slots: the driver
-     * reused a slot it was never given back (undefined); the oldest goes,
-     * so a guest cannot grow this without bound. */
-    if (rc->wqes->len >= (1u << w->qp->sq.ring.log_size)) {
-        mlx5_guest_error(fw, "QP 0x%x: more sends outstanding than send queue slots", w->num);
-        g_array_remove_index(rc->wqes, 0);
-    }
-    g_array_append_val(rc->wqes, r);
+    rc_append(fw, w, &r);
     mlx5_rc_requester_run(fw, w);
     return 0;
 }

@@ -60,17 +60,44 @@ static void send_ack(Mlx5Fw *fw, Mlx5Wq *w, uint32_t psn, uint8_t syndrome)
     mlx5_roce_send_frame(fw, w, &p, NULL, 0);
 }
 
-/* The CQE of the receive WQE the message filled; the WQE is done. */
+/* The CQE of the receive WQE the message filled; the WQE is done.  The
+ * immediate field holds an invalidated key instead (mlx5_ib cq.c). */
 static void resp_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, uint8_t op,
                      uint32_t bytes, uint8_t syndrome)
 {
     Mlx5RespCqe c = {
-        .op = op, .syndrome = syndrome, .byte_cnt = bytes, .imm = p->imm_data, .se = p->se,
+        .op = op, .syndrome = syndrome, .byte_cnt = bytes, .se = p->se,
+        .imm = op == MLX5_CQE_RESP_SEND_INV ? p->ieth_rkey : p->imm_data,
         .flags_rqpn = PRM_GET(qpc, remote_qpn, w->qp->qpc),
     };
 
     mlx5_rq_cqe(fw, w, &w->qp->rc.recv, &c);
     w->qp->rc.recv.addr = 0;
+}
+
+/* The last packet of a SEND with invalidate (IBA 10.6.7.2.3 / 9.4.1.1):
+ * the R_Key it names stops working, then the receive completes saying so
+ * (CQE opcode RESP_SEND_INV, the key where the immediate goes; mlx5_ib
+ * cq.c handle_responder: IB_WC_WITH_INVALIDATE).  The key must be this
+ * QP's PD's and allow remote invalidation (en_rinval, set by REG_MR); if
+ * not, the receive fails with a remote invalid request and so does the
+ * sender's WQE (IBA 11.6.2, class J as in Soft-RoCE). */
+static uint8_t send_inval_done(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+{
+    Mlx5RcState *rc = &w->qp->rc;
+    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, p->ieth_rkey >> 8);
+
+    if (!mk || mk->key8 != (p->ieth_rkey & 0xff) || mk->pd != resp_pd(fw, w) ||
+        !mk->en_rinval || mk->free) {
+        mlx5emu_trace_rc_invalidate(w->num, p->ieth_rkey, "refused");
+        resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+        return AETH_NAK_INVALID_REQ;
+    }
+    mk->free = true;
+    mlx5emu_trace_rc_invalidate(w->num, p->ieth_rkey, "key freed");
+    rc->msn++;
+    resp_cqe(fw, w, p, MLX5_CQE_RESP_SEND_INV, rc->msg_off, 0);
+    return AETH_ACK;
 }
 
 /* SEND and RDMA WRITE packets (IBA 9.7.5.1.1-2); the AETH syndrome to
@@ -80,7 +107,7 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
 {
     Mlx5RcState *rc = &w->qp->rc;
     uint8_t code = p->opcode & 0x1f;
-    bool send = code <= MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE;
+    bool send = code <= MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE || (op->hdrs & MLX5_ROCE_HDR_IETH);
     bool imm = op->hdrs & MLX5_ROCE_HDR_IMMDT;
     bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
     Mlx5ScatterStatus st;
@@ -124,6 +151,9 @@ static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
     }
     rc->msg_off += (uint32_t)p->payload_len;
     rc->in_msg = !last;
+    if (last && (op->hdrs & MLX5_ROCE_HDR_IETH)) {
+        return send_inval_done(fw, w, p);
+    }
     if (last) {
         rc->msn++;
         if (send || imm) {
@@ -313,10 +343,12 @@ void mlx5_rc_responder(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, const Mlx5Ro
         aeth = do_read(fw, w, p);
     } else if (code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD) {
         aeth = do_atomic(fw, w, p);
-    } else if (code <= MLX5_ROCE_RDMA_WRITE_ONLY_WITH_IMMEDIATE) {
+    } else if (code <= MLX5_ROCE_RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
+               code == MLX5_ROCE_SEND_LAST_WITH_INVALIDATE ||
+               code == MLX5_ROCE_SEND_ONLY_WITH_INVALIDATE) {
         aeth = do_send_write(fw, w, p, op);
     } else {
-        aeth = AETH_NAK_INVALID_REQ;                /* SEND with invalidate: not yet */
+        aeth = AETH_NAK_INVALID_REQ;                /* not a request of RC */
     }
     if ((aeth & AETH_KIND_MASK) == AETH_KIND_RNR) { /* the PSN stays expected */
         send_ack(fw, w, p->psn, aeth);

@@ -77,6 +77,14 @@ void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, ui
  * RoCEv2, the Ethernet path's). */
 uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
                      uint8_t opcode, unsigned ds, uint8_t fm_ce_se);
+/* A WQE that sends nothing (a UMR, already applied): its CQE comes in
+ * send-queue order, after those of the WQEs before it (mlx5_ib cq.c
+ * retires every WQE up to a CQE's wqe_counter). */
+void mlx5_rc_post_local(Mlx5Fw *fw, Mlx5Wq *w, uint16_t index, uint8_t opcode,
+                        uint8_t fm_ce_se);
+/* UMR (umr.c): apply a UMR WQE of QP `qp` to the key it names; 0, or
+ * the error CQE syndrome (the key is then unchanged). */
+uint8_t mlx5_umr_exec(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsigned ds);
 bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len);
 /* UD and GSI QPs (ud.c): is it one; take one send WQE (0, or the
  * syndrome to fail it with; the caller writes its CQE); take a datagram
@@ -125,6 +133,8 @@ Mlx5ScatterStatus mlx5_rq_scatter(Mlx5Fw *fw, const Mlx5RecvWqe *r, uint32_t off
 uint32_t mlx5_rq_wqe_capacity(Mlx5Fw *fw, const Mlx5RecvWqe *r);
 void mlx5_rq_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RecvWqe *r, const Mlx5RespCqe *c);
 unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RecvWqe *taken);
+/* Flush what was posted since to the QPs in ERR; the next deadline. */
+uint64_t mlx5_rq_err_poll(Mlx5Fw *fw);
 
 /* The platform timer is shared (device.c): fire no later than `deadline`. */
 void mlx5_timer_request(Mlx5Fw *fw, uint64_t deadline);

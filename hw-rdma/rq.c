@@ -237,6 +237,56 @@ void mlx5_rq_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RecvWqe *r, const Mlx5RespCqe 
     mlx5_cq_post(fw, cq, cqe, c->se);
 }
 
+/* Receive WQEs posted while a QP is in ERR complete as flushed too (IBA
+ * 10.3.1; mlx5_ib_drain_rq posts one and waits for its CQE, e.g. when
+ * NVMe over RDMA stops a queue).  Posting a receive rings no doorbell, the
+ * driver only writes the doorbell record, so the device looks at the
+ * records of its QPs in ERR this often, for as long as there are any. */
+#define MLX5_RQ_ERR_POLL_NS (1000 * 1000ull)
+
+static void rq_flush_posted(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RespCqe *c, unsigned *n)
+{
+    Mlx5RecvWqe r;
+
+    while (*n < (1u << w->ring.log_size) && mlx5_rq_take(fw, w, &r)) {
+        mlx5_rq_cqe(fw, w, &r, c);
+        ++*n;
+    }
+}
+
+static void rq_err_watch(Mlx5Fw *fw, const Mlx5Wq *w)
+{
+    for (guint i = 0; i < fw->rq_err_watched->len; i++) {
+        if (g_array_index(fw->rq_err_watched, uint32_t, i) == w->num) {
+            return;
+        }
+    }
+    g_array_append_val(fw->rq_err_watched, w->num);
+    mlx5_timer_request(fw, fw->plat->clock_ns(fw->opaque) + MLX5_RQ_ERR_POLL_NS);
+}
+
+uint64_t mlx5_rq_err_poll(Mlx5Fw *fw)
+{
+    Mlx5RespCqe c = { .op = MLX5_CQE_RESP_ERR, .syndrome = MLX5_CQE_SYNDROME_WR_FLUSH_ERR };
+
+    for (guint i = 0; i < fw->rq_err_watched->len;) {
+        Mlx5Wq *w = mlx5_qp_get(fw, g_array_index(fw->rq_err_watched, uint32_t, i));
+        unsigned n = 0;
+
+        if (!w || w->state != MLX5_QP_STATE_ERR) {
+            g_array_remove_index_fast(fw->rq_err_watched, i);
+            continue;
+        }
+        rq_flush_posted(fw, w, &c, &n);
+        if (n) {
+            mlx5emu_trace_rc_flush(w->num, n);
+        }
+        i++;
+    }
+    return fw->rq_err_watched->len ? fw->plat->clock_ns(fw->opaque) + MLX5_RQ_ERR_POLL_NS
+                                   : UINT64_MAX;
+}
+
 /* ERR flushes the receive WQE a message was filling and the QP's own
  * posted ones, not an SRQ's: those stay for the other QPs (IBA 10.2.9.5).
  * A QP on an SRQ then reports its last WQE (IBA 11.6.3.2, C10-31;
@@ -244,7 +294,6 @@ void mlx5_rq_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RecvWqe *r, const Mlx5RespCqe 
 unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RecvWqe *taken)
 {
     Mlx5RespCqe c = { .op = MLX5_CQE_RESP_ERR, .syndrome = MLX5_CQE_SYNDROME_WR_FLUSH_ERR };
-    Mlx5RecvWqe r;
     unsigned n = 0;
 
     if (taken && taken->addr) {
@@ -256,9 +305,9 @@ unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RecvWqe *taken)
         mlx5_eq_post_qp_srq(fw, MLX5_EVENT_SRQ_LAST_WQE, w->num, MLX5_EVENT_QUEUE_QP);
         return n;
     }
-    while (n < (1u << w->ring.log_size) && mlx5_rq_take(fw, w, &r)) {
-        mlx5_rq_cqe(fw, w, &r, &c);
-        n++;
+    rq_flush_posted(fw, w, &c, &n);
+    if (w->ring.npas) {
+        rq_err_watch(fw, w);
     }
     return n;
 }

@@ -256,12 +256,39 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
     return true;
 }
 
+/* A UMR WQE (umr.c), on an RC or XRC QP (REG_MR, LOCAL_INV) or the
+ * kernel's UMR QP: applied now, completed in order. */
+static bool sq_exec_umr(Mlx5Fw *fw, Mlx5Wq *sq, Mlx5Wq *qp, const SqWqe *w)
+{
+    bool rc = qp && (qp->qp_st == MLX5_QP_ST_RC || qp->qp_st == MLX5_QP_ST_XRC);
+    uint8_t syndrome;
+
+    if (!rc && (!qp || qp->qp_st != MLX5_QP_ST_REG_UMR)) {
+        sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "UMR on a QP type without it");
+        return false;
+    }
+    syndrome = mlx5_umr_exec(fw, qp, w->bytes, w->ds);
+    if (syndrome) {
+        sq_error(fw, sq, w, syndrome, "UMR WQE failed");
+        return false;
+    }
+    if (rc) {
+        mlx5_rc_post_local(fw, qp, w->index, w->opcode, w->fm_ce_se);
+    } else {
+        sq_complete(fw, sq, w, 0);
+    }
+    return true;
+}
+
 /* A WQE on a QP's send queue: its transport's requester. */
 static bool sq_exec_qp(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
 {
     Mlx5Wq *qp = mlx5_qp_get(fw, sq->num);
     uint8_t syndrome;
 
+    if (w->opcode == MLX5_OPCODE_UMR) {
+        return sq_exec_umr(fw, sq, qp, w);
+    }
     if (qp && mlx5_ud_is_ud(qp)) {
         syndrome = mlx5_ud_post(fw, qp, w->bytes, w->opcode, w->ds, w->fm_ce_se);
         if (syndrome) {

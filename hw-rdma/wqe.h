@@ -37,11 +37,27 @@ enum {
     /* atomic segment (the third) */
     WQE_ATOMIC_SWAP_ADD = 0x00,
     WQE_ATOMIC_COMPARE = 0x08,
+    /* UMR WQE (hw-rdma/umr.c; Linux qp.h mlx5_wqe_umr_ctrl_seg,
+     * device.h mlx5_mkey_seg): ctrl, the UMR control segment, the mkey
+     * context segment (mkc layout), then the translation */
+    WQE_UMR_CTRL = 0x10,
+    WQE_UMR_MKC = 0x40,
+    WQE_UMR_XLT = 0x80,
+    WQE_UMR_FLAGS = 0x00,               /* offsets in the UMR control segment */
+    WQE_UMR_XLT_OCTOWORDS = 0x04,
+    WQE_UMR_XLT_OFFSET = 0x06,
+    WQE_UMR_MKEY_MASK = 0x08,
+    WQE_UMR_XLT_OFFSET_47_16 = 0x10,
+    MLX5_UMR_TRANSLATION_OFFSET_EN = 1 << 4,
+    MLX5_UMR_CHECK_NOT_FREE = 1 << 5,
+    MLX5_UMR_CHECK_FREE = 1 << 6,
+    MLX5_UMR_INLINE = 1 << 7,
 };
 
 /* Send opcodes (ctrl opmod_idx_opcode bits 7:0). */
 enum {
     MLX5_OPCODE_NOP = 0x00,
+    MLX5_OPCODE_SEND_INVAL = 0x01,      /* SEND with invalidate: imm is the R_Key */
     MLX5_OPCODE_RDMA_WRITE = 0x08,
     MLX5_OPCODE_RDMA_WRITE_IMM = 0x09,
     MLX5_OPCODE_SEND = 0x0a,
@@ -50,6 +66,7 @@ enum {
     MLX5_OPCODE_RDMA_READ = 0x10,
     MLX5_OPCODE_ATOMIC_CS = 0x11,
     MLX5_OPCODE_ATOMIC_FA = 0x12,
+    MLX5_OPCODE_UMR = 0x25,             /* REG_MR, LOCAL_INV, the UMR QP's */
 };
 
 #define MLX5_MAX_WQE_BYTES 1024        /* max_wqe_sz_sq */

@@ -1,0 +1,231 @@
+/*
+ * UMR: memory keys changed from a send queue (PRM "User-Mode Memory
+ * Registration"; send opcode 0x25).
+ *
+ * Concepts.  CREATE_MKEY makes a key through the command interface; a UMR
+ * WQE changes one in the middle of a send queue's work, ordered with the
+ * sends around it.  mlx5_ib uses it three ways:
+ *   - IB_WR_REG_MR, fast registration (wr.c set_reg_wr), on the ULP's own
+ *     QP: a free key made by ib_alloc_mr (CHECK_NOT_FREE) gets a page list,
+ *     an address range, rights, a new key byte, and is enabled (mask FREE,
+ *     free=0).  NVMe over RDMA registers every transfer this way.
+ *   - IB_WR_LOCAL_INV (wr.c set_linv_wr): mask FREE, free=1: the key stops
+ *     working until the next REG_MR.
+ *   - the kernel's own UMR QP (QP type REG_UMR, umr.c): user memory
+ *     registrations take a free key from mlx5_ib's mkey cache, load its
+ *     page list in chunks (TRANSLATION_OFFSET_EN), enable it, and on
+ *     deregistration revoke it (mask PD|FREE) for the cache.
+ * The WQE: ctrl (imm = the key, by index: a REG_MR carries the new key
+ * byte there), the UMR control segment (flags, the list's length and
+ * offset in 16-byte units, the 64-bit mkey_mask), the mkey context
+ * segment (mkc layout: the device takes only the fields whose mask bit is
+ * set), then the list: inline (flag INLINE) or one data segment naming it
+ * in memory through a local key.  A list entry is 8 bytes, big endian, the
+ * page address plus flag bits (mkey.c).
+ *
+ * The device applies a UMR when its send queue reaches it, before any
+ * later WQE starts, which satisfies every fence mode mlx5_ib asks for
+ * (the REG_MR before the SEND that advertises the key; the UMR QP's
+ * INITIATOR_SMALL).  It is checked whole before anything changes: a bad
+ * one fails with an error CQE and leaves the key as it was.
+ */
+#include <string.h>
+
+#include "cqe.h"
+#include "rdma.h"
+#include "wqe.h"
+
+/* mkey_mask bits (PRM "UMR Control Segment"; Linux device.h MLX5_MKEY_MASK_*). */
+enum {
+    UMR_MASK_LEN = 1ull << 0,
+    UMR_MASK_PAGE_SIZE = 1ull << 1,
+    UMR_MASK_START_ADDR = 1ull << 6,
+    UMR_MASK_PD = 1ull << 7,
+    UMR_MASK_EN_RINVAL = 1ull << 8,
+    UMR_MASK_EN_SIGERR = 1ull << 9,
+    UMR_MASK_BSF_EN = 1ull << 12,
+    UMR_MASK_KEY = 1ull << 13,
+    UMR_MASK_QPN = 1ull << 14,
+    UMR_MASK_LR = 1ull << 17,
+    UMR_MASK_LW = 1ull << 18,
+    UMR_MASK_RR = 1ull << 19,
+    UMR_MASK_RW = 1ull << 20,
+    UMR_MASK_A = 1ull << 21,
+    UMR_MASK_FREE = 1ull << 29,
+};
+
+/* The page sizes a key may have: 4 KiB up to what the 5-bit
+ * log_page_size holds (mlx5_ib picks the largest that fits a user MR). */
+enum { UMR_MIN_LOG_PAGE = 12, UMR_MAX_LOG_PAGE = 31 };
+
+typedef struct UmrWqe {
+    uint32_t key;               /* ctrl imm: the key, by its index */
+    uint8_t flags;
+    uint64_t mask;
+    const uint8_t *mkc;
+    uint64_t xlt_first;         /* the first list entry written */
+    uint32_t xlt_entries;       /* how many */
+    uint64_t *xlt;              /* the entries, read before anything changes */
+} UmrWqe;
+
+/* The list's entries: inline after the mkey context, or read through the
+ * data segment there (its key checked like any local gather). */
+static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe,
+                            unsigned ds, UmrWqe *u, const char **why)
+{
+    uint32_t bytes = u->xlt_entries * 8;
+    g_autofree uint8_t *raw = g_malloc(bytes);
+    const uint8_t *seg = wqe + WQE_UMR_XLT;
+
+    if (u->flags & MLX5_UMR_INLINE) {
+        if (WQE_UMR_XLT + bytes > ds * MLX5_DS_BYTES) {
+            *why = "inline list beyond the WQE";
+            return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+        }
+        memcpy(raw, seg, bytes);
+    } else {
+        uint32_t lkey = prm_be32(seg + WQE_DATA_LKEY);
+        Mlx5Mkey *lk = mlx5_table_get(&fw->mkey, lkey >> 8);
+        /* The kernel UMR QP has no PD; its lists are read through its
+         * own PD's key (umr.c mlx5r_umr_create_xlt: umrc.pd). */
+        uint32_t pd = qp->qp_st == MLX5_QP_ST_REG_UMR ? (lk ? lk->pd : 0) : qp->pd;
+
+        if (WQE_UMR_XLT + MLX5_DS_BYTES > ds * MLX5_DS_BYTES ||
+            prm_be32(seg + WQE_DATA_BYTE_COUNT) < bytes) {
+            *why = "list pointer shorter than the list";
+            return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+        }
+        if (mlx5_mkey_dma(fw, lkey, pd, prm_be64(seg + WQE_DATA_ADDR), raw, bytes,
+                          MLX5_MKEY_LOCAL_READ) != MLX5_MKEY_OK) {
+            *why = "list pointer: bad lkey or address";
+            return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+        }
+    }
+    u->xlt = g_new(uint64_t, u->xlt_entries);
+    for (uint32_t i = 0; i < u->xlt_entries; i++) {
+        u->xlt[i] = prm_be64(raw + i * 8);
+    }
+    return 0;
+}
+
+/* Everything that can fail, before the key changes: 0 or the syndrome. */
+static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsigned ds,
+                         const Mlx5Mkey *mk, UmrWqe *u, const char **why)
+{
+    unsigned lps = PRM_GET(mkc, log_page_size, u->mkc);
+
+    if (!mk || !mk->umr_en) {
+        *why = !mk ? "no such key" : "key not created for UMR (umr_en 0)";
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    /* REG_MR and LOCAL_INV work on keys of the QP's PD (IBA 10.6.3.5);
+     * the UMR QP is the driver's and has none. */
+    if (qp->qp_st != MLX5_QP_ST_REG_UMR && mk->pd != qp->pd) {
+        *why = "key of another PD";
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    if (((u->flags & MLX5_UMR_CHECK_NOT_FREE) && !mk->free) ||
+        ((u->flags & MLX5_UMR_CHECK_FREE) && mk->free)) {
+        *why = mk->free ? "key is free (CHECK_FREE)" : "key in use (CHECK_NOT_FREE)";
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    if ((u->mask & UMR_MASK_PD) && !mlx5_table_get(&fw->pd, PRM_GET(mkc, pd, u->mkc))) {
+        *why = "no such PD";
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    if ((u->mask & UMR_MASK_PAGE_SIZE) && (lps < UMR_MIN_LOG_PAGE || lps > UMR_MAX_LOG_PAGE)) {
+        *why = "page size out of range";
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    /* No signature offload (cap sho 0): a key cannot be made to check. */
+    if (((u->mask & UMR_MASK_BSF_EN) && PRM_GET(mkc, bsf_en, u->mkc)) ||
+        ((u->mask & UMR_MASK_EN_SIGERR) && PRM_GET(mkc, expected_sigerr_count, u->mkc))) {
+        *why = "signature offload not supported";
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    if (!u->xlt_entries) {
+        return 0;
+    }
+    if (mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT ||
+        u->xlt_first + u->xlt_entries > mk->mtt_cap) {
+        *why = mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT ? "list for a key without one"
+                                                           : "list beyond the key's capacity";
+        return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+    }
+    return umr_read_xlt(fw, qp, wqe, ds, u, why);
+}
+
+/* The mask bit, the key's member and the mkc field it takes. */
+#define UMR_FIELDS(X) \
+    X(UMR_MASK_PAGE_SIZE, log_page_size, log_page_size) \
+    X(UMR_MASK_START_ADDR, start_addr, start_addr) \
+    X(UMR_MASK_PD, pd, pd) \
+    X(UMR_MASK_EN_RINVAL, en_rinval, en_rinval) \
+    X(UMR_MASK_KEY, key8, mkey_7_0) \
+    X(UMR_MASK_QPN, qpn, qpn) \
+    X(UMR_MASK_LR, lr, lr) X(UMR_MASK_LW, lw, lw) \
+    X(UMR_MASK_RR, rr, rr) X(UMR_MASK_RW, rw, rw) X(UMR_MASK_A, a, a) \
+    X(UMR_MASK_FREE, free, free)
+
+/* The masked fields of the mkey context segment become the key's. */
+static void umr_apply(Mlx5Mkey *mk, const UmrWqe *u)
+{
+    if (u->mask & UMR_MASK_LEN) {
+        mk->len = PRM_GET(mkc, len, u->mkc);
+        mk->length64 = PRM_GET(mkc, length64, u->mkc);  /* umr.c sets it with LEN */
+    }
+#define UMR_TAKE_(bit, member, field) \
+    if (u->mask & (bit)) { \
+        mk->member = PRM_GET(mkc, field, u->mkc); \
+    }
+    UMR_FIELDS(UMR_TAKE_)
+#undef UMR_TAKE_
+}
+
+uint8_t mlx5_umr_exec(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsigned ds)
+{
+    const uint8_t *ctrl = wqe + WQE_UMR_CTRL;
+    UmrWqe u = { 0 };
+    Mlx5Mkey *mk;
+    const char *why = NULL;
+    uint8_t syndrome;
+
+    if (ds * MLX5_DS_BYTES < WQE_UMR_XLT) {
+        why = "shorter than ctrl, UMR control and mkey context segments";
+        syndrome = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+        goto fail;
+    }
+    u.key = prm_be32(wqe + WQE_CTRL_IMM);
+    u.flags = ctrl[WQE_UMR_FLAGS];
+    u.mask = prm_be64(ctrl + WQE_UMR_MKEY_MASK);
+    u.mkc = wqe + WQE_UMR_MKC;
+    u.xlt_entries = prm_be16(ctrl + WQE_UMR_XLT_OCTOWORDS) * 2u;
+    if (u.flags & MLX5_UMR_TRANSLATION_OFFSET_EN) {
+        u.xlt_first = ((uint64_t)prm_be32(ctrl + WQE_UMR_XLT_OFFSET_47_16) << 16 |
+                       prm_be16(ctrl + WQE_UMR_XLT_OFFSET)) * 2;
+    }
+    mk = mlx5_table_get(&fw->mkey, u.key >> 8);
+    syndrome = umr_check(fw, qp, wqe, ds, mk, &u, &why);
+    if (syndrome) {
+        goto fail;
+    }
+    if (u.xlt_entries) {
+        if (!mlx5_mkey_mtt_grow(mk, u.xlt_first + u.xlt_entries)) {
+            why = "page lists exceed the device's memory";
+            syndrome = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+            goto fail;
+        }
+        memcpy(mk->mtt + u.xlt_first, u.xlt, u.xlt_entries * sizeof(uint64_t));
+    }
+    umr_apply(mk, &u);
+    g_free(u.xlt);
+    mlx5emu_trace_umr(qp->num, u.key, u.flags, u.mask, u.xlt_first, u.xlt_entries,
+                      mk->index << 8 | mk->key8, mk->free);
+    return 0;
+
+fail:
+    g_free(u.xlt);
+    mlx5emu_trace_umr_err(qp->num, u.key, why);
+    mlx5_guest_error(fw, "QP 0x%x UMR on key 0x%x: %s", qp->num, u.key, why);
+    return syndrome;
+}
