@@ -423,6 +423,10 @@ typedef struct Mlx5PortCounters {
     Mlx5Traffic phy_rx, phy_tx;
     Mlx5Traffic vport_rx, vport_tx;
     uint64_t rx_out_of_buffer;  /* accepted but no receive WQE: PPCNT discards */
+    /* RoCEv2 frames for us that no QP took: malformed or truncated
+     * headers, bad ICRC, no such QP, wrong Q_Key (hw-rdma mlx5_roce_discard);
+     * PPCNT if_in_discards too, ethtool's rx_discards_phy */
+    uint64_t rx_roce_discards;
     uint64_t rx_steer_miss;     /* the NIC RX flow tables did not accept it */
 } Mlx5PortCounters;
 

@@ -185,7 +185,8 @@ static unsigned ppcnt_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d)
     case MLX5_PPCNT_RFC_2863:
         PUT64(eth_2863_cntrs_grp_data_layout, if_in_octets, set, rx_octets);
         PUT64(eth_2863_cntrs_grp_data_layout, if_in_ucast_pkts, set, rx->frames[UC]);
-        PUT64(eth_2863_cntrs_grp_data_layout, if_in_discards, set, k->rx_out_of_buffer);
+        PUT64(eth_2863_cntrs_grp_data_layout, if_in_discards, set,
+              k->rx_out_of_buffer + k->rx_roce_discards);
         PUT64(eth_2863_cntrs_grp_data_layout, if_out_octets, set, tx_octets);
         PUT64(eth_2863_cntrs_grp_data_layout, if_out_ucast_pkts, set, tx->frames[UC]);
         PUT64(eth_2863_cntrs_grp_data_layout, if_in_multicast_pkts, set, rx->frames[MC]);

@@ -5,7 +5,9 @@
 # link), polling and with -e, data checked (-c) where this rdma-core has
 # it; then rping -v -V -C 1000 (rdma_cm: CM MADs over
 # the GSI QPs, RC data verified by rping), once with each guest as the
-# server.  With scripts/vm --peer rxe the same runs against Soft-RoCE.
+# server; then malformed RoCE frames each way must show in the mlx5
+# receiver's rx_discards_phy.  With scripts/vm --peer rxe the same runs
+# against Soft-RoCE.
 # Prints "PASS/FAIL <test>"; exit 1 if one failed.
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
@@ -30,4 +32,27 @@ for SERVER in 0 1; do
     pair_check "rping-C1000-node$SERVER-server" 'rdma-ping-999:' \
         rping "${role[@]}" -v -V -C 1000 -p "$port"
 done
+# Frames to the RoCE port that no QP can take - 10 with a bad ICRC, 10 cut
+# short inside the BTH - sent as plain UDP to 4791 by each guest: the mlx5
+# device drops them and counts them in the port's discards (PPCNT
+# if_in_discards, ethtool's rx_discards_phy).
+discards() { ethtool -S "$DEV" 2>/dev/null | awk '$1 == "rx_discards_phy:" { print $2 }'; }
+before=$(discards)
+"$G/peer-sync" bogus-roce 60 || true
+python3 -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(10):
+    s.sendto(bytes([0x64]) + bytes(43), (sys.argv[1], 4791))   # UD SEND_ONLY, ICRC wrong
+    s.sendto(bytes([0x64, 0, 0xff]), (sys.argv[1], 4791))       # shorter than a BTH
+' "$PEER_IP"
+sleep 2
+"$G/peer-sync" bogus-roce-done 60 || true
+after=$(discards)
+if [ "$NIC" != mlx5 ]; then
+    :                                   # Soft-RoCE has no such counter
+elif [ -n "$before" ] && [ -n "$after" ] && [ $((after - before)) -ge 20 ]; then
+    pass "malformed-roce-counted: rx_discards_phy +$((after - before)) for 20 bad frames"
+else
+    fail "malformed-roce-counted: rx_discards_phy ${before:-?} -> ${after:-?} for 20 bad frames"
+fi
 exit $((fails > 0))

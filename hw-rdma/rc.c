@@ -234,6 +234,15 @@ uint64_t mlx5_rc_timer_expire(Mlx5Fw *fw)
     return next;
 }
 
+/* Such a frame never reaches a QP, so no Q counter can have it; the
+ * port's if_in_discards (PPCNT RFC 2863 group, mlx5e's rx_discards_phy)
+ * is where the driver sees the device drop what it received. */
+void mlx5_roce_discard(Mlx5Fw *fw, const char *why)
+{
+    fw->counters.rx_roce_discards++;
+    mlx5emu_trace_rc_rx_drop(why);
+}
+
 /* --- entry points ------------------------------------------------------- */
 
 /* Entering ERR (IBA 10.3.1, 11.6.2): whatever was posted completes with
@@ -287,7 +296,7 @@ bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len)
     }
     mlx5_count_frames(&fw->counters.phy_rx, frame, 1, len);
     if (st != MLX5_ROCE_OK) {
-        mlx5emu_trace_rc_rx_drop(mlx5_roce_status_name(st));
+        mlx5_roce_discard(fw, mlx5_roce_status_name(st));
         return true;
     }
     if ((p.opcode & 0xe0) == MLX5_ROCE_UD) {
@@ -300,7 +309,7 @@ bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len)
     if (!w || (w->qp_st != MLX5_QP_ST_RC && w->qp_st != MLX5_QP_ST_XRC) ||
         (p.opcode & 0xe0) != mlx5_rc_transport(w) ||
         (w->state != MLX5_QP_STATE_RTR && w->state != MLX5_QP_STATE_RTS)) {
-        mlx5emu_trace_rc_rx_drop("no RC or XRC QP in RTR/RTS with that number");
+        mlx5_roce_discard(fw, "no RC or XRC QP in RTR/RTS with that number");
         return true;
     }
     mlx5_count_frames(&fw->counters.vport_rx, frame, 1, len);

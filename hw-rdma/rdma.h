@@ -86,6 +86,9 @@ void mlx5_rc_post_local(Mlx5Fw *fw, Mlx5Wq *w, uint16_t index, uint8_t opcode,
  * the error CQE syndrome (the key is then unchanged). */
 uint8_t mlx5_umr_exec(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsigned ds);
 bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len);
+/* A RoCEv2 frame no QP takes (malformed, bad ICRC, no such QP, wrong
+ * Q_Key): dropped, traced and counted in the port's discards (rc.c). */
+void mlx5_roce_discard(Mlx5Fw *fw, const char *why);
 /* UD and GSI QPs (ud.c): is it one; take one send WQE (0, or the
  * syndrome to fail it with; the caller writes its CQE); take a datagram
  * that parsed as RoCEv2 UD. */

@@ -206,7 +206,7 @@ static void ud_deliver(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *frame, const Mlx5Ro
     Mlx5RespCqe c = { 0 };
 
     if (why) {
-        mlx5emu_trace_rc_rx_drop(why);
+        mlx5_roce_discard(fw, why);
         return;
     }
     have = mlx5_rq_peek(fw, w, &r);
@@ -253,12 +253,12 @@ void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
         return;
     }
     if (!mlx5_gid_is_multicast(p->dgid)) {
-        mlx5emu_trace_rc_rx_drop("multicast QP number to a unicast address");
+        mlx5_roce_discard(fw, "multicast QP number to a unicast address");
         return;
     }
     members = mlx5_mcg_members(fw, p->dgid);
     if (!members) {
-        mlx5emu_trace_rc_rx_drop("multicast group with no QP attached here");
+        mlx5_roce_discard(fw, "multicast group with no QP attached here");
         return;
     }
     for (guint i = 0; i < members->len; i++) {

@@ -441,6 +441,7 @@ static void test_rc_bad_frames(void)
     g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
     g_assert_null(h_cq_next(e->h, &e->rcq));
     g_assert_cmpuint(e->h->frames->len, ==, 1);      /* nothing answered */
+    g_assert_cmpuint(e->h->fw->counters.rx_roce_discards, ==, 2);   /* and counted */
 }
 
 /* A driver that keeps posting without ever getting ACKs (the peer is
@@ -1082,6 +1083,7 @@ static void test_ud_qkey_and_drops(void)
     wire(e, false);
     g_assert_nonnull(h_cq_next(e->h, &e->rcq));
     g_assert_null(h_cq_next(e->h, &e->rcq));
+    g_assert_cmpuint(e->h->fw->counters.rx_roce_discards, ==, 1);
     post_ud(e, 0x0a, e->b.num, UD_QKEY, 64);         /* no receive WQE */
     wire(e, false);
     g_assert_null(h_cq_next(e->h, &e->rcq));
@@ -1092,6 +1094,13 @@ static void test_ud_qkey_and_drops(void)
     for (int i = 0; i < 4; i++) {
         expect_req(e, 0x0a, 0);                      /* each one sent */
     }
+    /* The first datagram again, cut inside its DETH (Eth, IPv4, UDP, BTH
+     * and 4 of DETH's 8 bytes): dropped and counted, nothing delivered. */
+    post_recv(e, 8192, 40 + 64);
+    g_assert_true(mlx5_rx_frame(e->h->fw, g_bytes_get_data(g_ptr_array_index(e->h->frames, 0),
+                                                            NULL), 14 + 20 + 8 + 12 + 4, false));
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    g_assert_cmpuint(e->h->fw->counters.rx_roce_discards, ==, 2);
 }
 
 /* IBA C10-93.1.1: a datagram longer than the path MTU (1024 on a 1500

@@ -396,7 +396,8 @@ static void set_counters(Harness *h)
     /* The vport accepted fewer (steering) and looped one back. */
     k->vport_tx = (Mlx5Traffic){ .frames = { 8, 2, 1 }, .octets = { 800, 200, 100 } };
     k->vport_rx = (Mlx5Traffic){ .frames = { 12, 1, 2 }, .octets = { 2000, 100, 200 } };
-    k->rx_out_of_buffer = 4;
+    k->rx_out_of_buffer = 3;
+    k->rx_roce_discards = 1;
     k->rx_steer_miss = 5;
 }
 
