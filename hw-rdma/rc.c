@@ -124,7 +124,7 @@ uint64_t mlx5_rc_loopback_run(Mlx5Fw *fw)
         }
         f = g_bytes_get_data(b, &len);
         if (fw->port_up) {
-            mlx5_rc_receive(fw, f, len);
+            mlx5_rc_receive(fw, f, len, true);
         }
         g_bytes_unref(b);
     }
@@ -284,7 +284,7 @@ void mlx5_rc_qp_error(Mlx5Fw *fw, Mlx5Wq *w)
     mlx5_qp_send_error(fw, w->num);
 }
 
-bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len)
+bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool looped)
 {
     Mlx5RocePkt p;
     const Mlx5RoceOpcode *op;
@@ -294,7 +294,9 @@ bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len)
     if (st == MLX5_ROCE_NOT_ROCE) {
         return false;
     }
-    mlx5_count_frames(&fw->counters.phy_rx, frame, 1, len);
+    if (!looped) {
+        mlx5_count_frames(&fw->counters.phy_rx, frame, 1, len);
+    }
     if (st != MLX5_ROCE_OK) {
         mlx5_roce_discard(fw, mlx5_roce_status_name(st));
         return true;

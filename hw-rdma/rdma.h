@@ -74,7 +74,8 @@ void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, ui
 
 /* RC transport (rc*.c).  Take one send WQE of an RC QP (0, or the error
  * CQE syndrome to fail it with now); take a RoCEv2 frame (false: not
- * RoCEv2, the Ethernet path's). */
+ * RoCEv2, the Ethernet path's), from the wire or `looped` back from this
+ * port (never on the wire: not in the physical counters). */
 uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
                      uint8_t opcode, unsigned ds, uint8_t fm_ce_se);
 /* A WQE that sends nothing (a UMR, already applied): its CQE comes in
@@ -85,7 +86,7 @@ void mlx5_rc_post_local(Mlx5Fw *fw, Mlx5Wq *w, uint16_t index, uint8_t opcode,
 /* UMR (umr.c): apply a UMR WQE of QP `qp` to the key it names; 0, or
  * the error CQE syndrome (the key is then unchanged). */
 uint8_t mlx5_umr_exec(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsigned ds);
-bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len);
+bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool looped);
 /* A RoCEv2 frame no QP takes (malformed, bad ICRC, no such QP, wrong
  * Q_Key): dropped, traced and counted in the port's discards (rc.c). */
 void mlx5_roce_discard(Mlx5Fw *fw, const char *why);

@@ -333,7 +333,7 @@ static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait
     }
     /* RoCEv2 to this port's address goes to the RDMA transport, not to
      * the NIC RX flow tables. */
-    if (!loopback && mlx5_rx_for_us(fw, frame) && mlx5_rc_receive(fw, frame, len)) {
+    if (!loopback && mlx5_rx_for_us(fw, frame) && mlx5_rc_receive(fw, frame, len, false)) {
         return true;
     }
     mlx5_steer_parse(frame, len, param, &pi);

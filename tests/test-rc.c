@@ -393,6 +393,8 @@ static void test_rc_loopback(void)
     post_send(e, 0x10, 3000, B_BUF + 8192);          /* READ into A_BUF */
     run_timer_until_idle(e);
     g_assert_cmpuint(e->h->frames->len, ==, 0);
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 0);   /* not the wire */
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.vport_rx), >=, 12);
     g_assert_cmpmem(h_gpa(e->h, A_BUF), 3000, src, 3000);
     g_assert_cmphex(h_cq_next(e->h, &e->rcq)[0x3f] >> 4, ==, 0x2);
     expect_req(e, 0x0a, 0);
