@@ -1,0 +1,257 @@
+/* The RC/UD/UMR test environment: see rc-env.h. */
+#include <string.h>
+
+#include "rc-env.h"
+
+/* GID 0 of the port: RoCE v2, IPv4 `ip`, MAC 02:00:00:00:00:mac_lo. */
+void set_gid_addr(Harness *h, uint32_t ip, uint32_t mac_lo)
+{
+    HCmd *c = hcmd_new(OP_SET_ROCE_ADDRESS, 0);
+    uint8_t *a = IN_PTR(c, set_roce_address_in, roce_address);
+    uint8_t *l3 = PRM_PTR(roce_addr_layout, source_l3_address, a);
+
+    IN_SET(c, set_roce_address_in, roce_address_index, 0);
+    l3[10] = l3[11] = 0xff;
+    prm_put_be32(l3 + 12, ip);
+    PRM_SET(roce_addr_layout, source_mac_47_32, a, 0x0200);
+    PRM_SET(roce_addr_layout, source_mac_31_0, a, mac_lo);
+    PRM_SET(roce_addr_layout, roce_version, a, 2);
+    PRM_SET(roce_addr_layout, roce_l3_type, a, 0);
+    h_ok_free(h, c);
+}
+
+void set_gid(Harness *h)
+{
+    set_gid_addr(h, MY_GID_V4, 1);
+}
+
+
+/* RST -> INIT -> RTR -> RTS, connected to `remote` at o's address. */
+void connect_qp_to(Harness *h, uint32_t qpn, uint32_t remote, uint32_t psn,
+                          const QpOpts *o)
+{
+    static const uint16_t ops[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
+        HCmd *c = h_modify_qp_cmd(ops[i], qpn, 0);
+        uint8_t *qpc = h_modify_qp_qpc(c);
+        uint8_t *ap = PRM_PTR(qpc, primary_address_path, qpc);
+        uint8_t *rgid = PRM_PTR(ads, rgid_rip, ap);
+
+        PRM_SET(qpc, rwe, qpc, 1);
+        PRM_SET(qpc, rre, qpc, 1);
+        PRM_SET(qpc, rae, qpc, 1);
+        PRM_SET(qpc, log_sra_max, qpc, 2);
+        PRM_SET(qpc, retry_count, qpc, o->retry);
+        PRM_SET(qpc, rnr_retry, qpc, o->rnr_retry);
+        PRM_SET(qpc, min_rnr_nak, qpc, 1);         /* 0.01 ms */
+        PRM_SET(ads, ack_timeout, ap, o->timeout);
+        PRM_SET(qpc, mtu, qpc, 3);                  /* 1024 */
+        PRM_SET(qpc, remote_qpn, qpc, remote);
+        PRM_SET(qpc, next_rcv_psn, qpc, psn);
+        PRM_SET(qpc, next_send_psn, qpc, psn);
+        PRM_SET(ads, rmac_47_32, ap, 0x0200);
+        PRM_SET(ads, rmac_31_0, ap, o->rmac_lo);
+        PRM_SET(ads, hop_limit, ap, 64);
+        PRM_SET(ads, udp_sport, ap, 0xc123);
+        if (ops[i] == OP_RST2INIT_QP) {
+            PRM_SET(qpc, counter_set_id, qpc, o->counter_set);
+        }
+        rgid[10] = rgid[11] = 0xff;
+        prm_put_be32(rgid + 12, o->rip);
+        h_ok_free(h, c);
+    }
+}
+
+/* Both QPs of one device, connected to each other at its own address. */
+void connect_qp(Env *e, uint32_t qpn, uint32_t remote, uint32_t psn)
+{
+    QpOpts o = { MY_GID_V4, 1, e->retry, e->rnr_retry, e->timeout, e->counter_set };
+
+    connect_qp_to(e->h, qpn, remote, psn, &o);
+}
+
+/* A PA key over all guest RAM with local and remote read and write. */
+uint32_t all_rights_key(Harness *h)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+
+    PRM_SET(mkc, lr, mkc, 1);
+    PRM_SET(mkc, lw, mkc, 1);
+    PRM_SET(mkc, rr, mkc, 1);
+    PRM_SET(mkc, rw, mkc, 1);
+    PRM_SET(mkc, a, mkc, 1);
+    PRM_SET(mkc, pd, mkc, h->pd);
+    PRM_SET(mkc, mkey_7_0, mkc, 0x5a);
+    PRM_SET(mkc, start_addr, mkc, GUEST_BASE);
+    PRM_SET(mkc, len, mkc, GUEST_SIZE);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x5a;
+}
+
+/* A device with its port up and GID 0 set, two CQs, QPs a (st_a) and b
+ * (st_b) in RST, and a key over all RAM. */
+Env *env_create(unsigned st_a, unsigned st_b)
+{
+    Env *e = g_new0(Env, 1);
+    Harness *h = e->h = h_new();
+
+    h_bringup(h);
+    h_port_up(h);
+    set_gid(h);
+    e->scq = h_create_cq(h, h->comp_eq.num, 4);
+    e->rcq = h_create_cq(h, h->comp_eq.num, 4);
+    e->a = h_create_qp(h, st_a, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
+    e->b = h_create_qp(h, st_b, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
+    e->key = all_rights_key(h);
+    return e;
+}
+
+/* retry and rnr_retry: the QPs' budgets; timeout: ack_timeout (14: 67 ms) */
+Env *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry)
+{
+    Env *e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+
+    e->retry = retry;
+    e->rnr_retry = rnr_retry;
+    e->timeout = 14;
+    connect_qp(e, e->a.num, e->b.num, psn);
+    connect_qp(e, e->b.num, e->a.num, psn);
+    return e;
+}
+
+Env *env_new(uint32_t psn)
+{
+    return env_new_retry(psn, 0, 0);
+}
+
+void env_free(Env *e)
+{
+    h_free(e->h);
+    g_free(e);
+}
+
+/* Feed every frame the device sent since the last call back into it,
+ * until it stops sending (requests, then the ACKs they cause). */
+void wire(Env *e, bool drop_first)
+{
+    while (e->fed < e->h->frames->len) {
+        gsize len;
+        const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->fed++), &len);
+        if (drop_first) {
+            drop_first = false;
+            continue;
+        }
+        g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+    }
+}
+
+/* A receive WQE on b: one data segment of `len` bytes at B_BUF + off. */
+/* A receive WQE on QP `qp` of h (its RQ has 16 entries): one data
+ * segment of `len` bytes at B_BUF + off; *pc is the RQ producer counter. */
+void post_recv_on(Harness *h, const HRing *qp, uint32_t *pc, uint32_t key,
+                         uint32_t off, uint32_t len)
+{
+    uint64_t rq = qp->gpa - (uint64_t)H_QP_RQ_STRIDE * 16;
+    uint64_t wqe = rq + (uint64_t)(*pc % 16) * H_QP_RQ_STRIDE;
+
+    h_put32(h, wqe, len);
+    h_put32(h, wqe + 4, key);
+    h_put32(h, wqe + 8, 0);
+    h_put32(h, wqe + 12, (uint32_t)(B_BUF + off));
+    h_put32(h, wqe + 16 + 4, 0x100);                /* end of list */
+    ++*pc;
+    h_put32(h, qp->dbr, *pc);
+}
+
+void post_recv(Env *e, uint32_t off, uint32_t len)
+{
+    post_recv_on(e->h, &e->b, &e->b_rq_pc, e->key, off, len);
+}
+
+/* A send WQE on `qp` of h: opcode, immediate, an optional remote address
+ * (and rkey), one data segment of len bytes at A_BUF (gathered, or for a
+ * READ scattered). */
+void post_send_on(Harness *h, HRing *qp, uint32_t key, uint8_t opcode, uint32_t len,
+                         uint64_t raddr, uint32_t rkey)
+{
+    unsigned ds = raddr ? 3 : 2;
+    uint8_t *w = h_sq_wqe(h, qp, opcode, ds, 0x08);
+    uint8_t *d = w + (ds - 1) * 16;
+
+    prm_put_be32(w + 12, 0xfeedf00d);
+    if (raddr) {
+        prm_put_be64(w + 16, raddr);
+        prm_put_be32(w + 24, rkey);
+    }
+    prm_put_be32(d, len);
+    prm_put_be32(d + 4, key);
+    prm_put_be64(d + 8, A_BUF);
+    h_sq_ring(h, qp);
+}
+
+void post_send_rkey(Env *e, uint8_t opcode, uint32_t len, uint64_t raddr, uint32_t rkey)
+{
+    post_send_on(e->h, &e->a, e->key, opcode, len, raddr, rkey);
+}
+
+void post_send(Env *e, uint8_t opcode, uint32_t len, uint64_t raddr)
+{
+    post_send_rkey(e, opcode, len, raddr, e->key);
+}
+
+void fill(Env *e, uint32_t len)
+{
+    uint8_t *p = h_gpa(e->h, A_BUF);
+
+    for (uint32_t i = 0; i < len; i++) {
+        p[i] = (uint8_t)(i * 7 + 3);
+    }
+}
+
+void feed_one(Env *e)
+{
+    gsize len;
+    const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->fed++), &len);
+
+    g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+}
+
+/* Let the device's timer fire (ack or RNR timer), then carry what it sent. */
+void fire_timer(Env *e)
+{
+    g_assert_cmpuint(e->h->timer_ns, !=, UINT64_MAX);
+    e->h->clock_ns = MAX(e->h->clock_ns, e->h->timer_ns);
+    mlx5_dev_timer(&e->h->dev);
+}
+
+const uint8_t *expect_req(Env *e, uint8_t op, uint8_t syndrome)
+{
+    const uint8_t *cqe = h_cq_next(e->h, &e->scq);
+
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, syndrome ? 0xd : 0x0);
+    g_assert_cmphex(cqe[0x37], ==, syndrome);
+    g_assert_cmphex(prm_be32(cqe + 0x38), ==, (uint32_t)op << 24 | e->a.num);
+    return cqe;
+}
+
+/* Two datagram QPs of one device, a (st `st_a`) and b (UD), in RTS with
+ * Q_Key UD_QKEY (a GSI QP gets 0x80010000, as ib_mad sets it). */
+Env *ud_env_new(unsigned st_a)
+{
+    static const uint16_t ops[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP };
+    Env *e = env_create(st_a, MLX5_QP_ST_UD);
+    Harness *h = e->h;
+
+    for (int q = 0; q < 2; q++) {
+        for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
+            HCmd *c = h_modify_qp_cmd(ops[i], q ? e->b.num : e->a.num, 0);
+            PRM_SET(qpc, q_key, h_modify_qp_qpc(c), q == 0 && st_a == MLX5_QP_ST_QP1
+                                                     ? 0x80010000u : UD_QKEY);
+            h_ok_free(h, c);
+        }
+    }
+    return e;
+}

@@ -1,0 +1,384 @@
+/*
+ * UMR (hw-rdma/umr.c): memory keys changed from a send queue - fast
+ * registration (REG_MR), local invalidation, the kernel's UMR QP - and
+ * remote invalidation by SEND with invalidate (rc-responder.c), on the
+ * RC environment of rc-env.h.
+ */
+#include <string.h>
+
+#include "rc-env.h"
+
+#define FR_IOVA 0x70000f00ull           /* not page aligned, as ib_map_mr_sg leaves it */
+
+/* A free MTT key with room for `n` pages, as ib_alloc_mr makes it (mlx5_ib
+ * mr.c _mlx5_alloc_mkey_descs: free, umr_en, local read, no range). */
+static uint32_t free_mtt_key(Harness *h, uint32_t pd, uint32_t n, bool umr_en)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+
+    PRM_SET(mkc, free, mkc, 1);
+    PRM_SET(mkc, umr_en, mkc, umr_en);
+    PRM_SET(mkc, access_mode_1_0, mkc, 1);
+    PRM_SET(mkc, lr, mkc, 1);
+    PRM_SET(mkc, pd, mkc, pd);
+    PRM_SET(mkc, qpn, mkc, 0xffffff);
+    PRM_SET(mkc, mkey_7_0, mkc, 0x11);
+    PRM_SET(mkc, translations_octword_size, mkc, n / 2);
+    PRM_SET(mkc, log_page_size, mkc, 12);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x11;
+}
+
+static bool key_is_free(Harness *h, uint32_t key)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_QUERY_MKEY, 0);
+
+    IN_SET(c, query_mkey_in, mkey_index, key >> 8);
+    h_ok(h, c);
+    return PRM_GET(mkc, free, OUT_PTR(c, query_mkey_out, memory_key_mkey_entry));
+}
+
+/* What a UMR WQE says; umr_wqe() writes it as mlx5_ib wr.c set_reg_wr,
+ * set_linv_wr and umr.c mlx5r_umr_post_send do. */
+typedef struct Umr {
+    uint32_t key;               /* ctrl imm: the key (REG_MR: its new key byte) */
+    uint8_t flags;
+    uint64_t mask;
+    bool free, en_rinval;
+    uint32_t pd;
+    uint64_t iova, len;
+    unsigned log_page_size;
+    const uint64_t *pages;      /* inline list (flag INLINE) */
+    unsigned npages;
+    unsigned xlt_octowords;     /* 0: from npages, padded to 64 bytes */
+    uint32_t list_lkey;         /* a list in memory at A_BUF instead (no INLINE) */
+    uint64_t xlt_offset;        /* in 16-byte units (with TRANSLATION_OFFSET_EN) */
+    unsigned ds;                /* 0: what the above needs */
+} Umr;
+
+enum { FRWR_MASK = 0x209E2143, UMR_FLAG_OFFSET = 0x10, UMR_FLAG_NOT_FREE = 0x20,
+       UMR_FLAG_FREE = 0x40, UMR_FLAG_INLINE = 0x80 };
+
+static void post_umr(Harness *h, HRing *qp, const Umr *u, uint8_t fm_ce_se)
+{
+    unsigned oct = u->xlt_octowords ? u->xlt_octowords : ((u->npages * 8 + 63) & ~63u) / 16;
+    bool inl = u->flags & UMR_FLAG_INLINE;
+    unsigned ds = u->ds ? u->ds : 8 + (inl ? oct : (u->list_lkey ? 1 : 0));
+    uint8_t *w = h_sq_wqe(h, qp, 0x25, ds, fm_ce_se);
+    uint8_t *mkc = w + 0x40;
+
+    prm_put_be32(w + 12, u->key);
+    w[0x10] = u->flags;
+    prm_put_be16(w + 0x14, u->list_lkey || inl ? oct : 0);
+    prm_put_be16(w + 0x16, u->xlt_offset & 0xffff);
+    prm_put_be64(w + 0x18, u->mask);
+    prm_put_be32(w + 0x20, (uint32_t)(u->xlt_offset >> 16));
+    PRM_SET(mkc, free, mkc, u->free);
+    PRM_SET(mkc, umr_en, mkc, 1);
+    PRM_SET(mkc, rr, mkc, 1);
+    PRM_SET(mkc, rw, mkc, 1);
+    PRM_SET(mkc, lw, mkc, 1);
+    PRM_SET(mkc, lr, mkc, 1);
+    PRM_SET(mkc, access_mode_1_0, mkc, 1);
+    PRM_SET(mkc, qpn, mkc, 0xffffff);
+    PRM_SET(mkc, mkey_7_0, mkc, u->key & 0xff);
+    PRM_SET(mkc, en_rinval, mkc, u->en_rinval);
+    PRM_SET(mkc, pd, mkc, u->pd);
+    PRM_SET(mkc, start_addr, mkc, u->iova);
+    PRM_SET(mkc, len, mkc, u->len);
+    PRM_SET(mkc, log_page_size, mkc, u->log_page_size ? u->log_page_size : 12);
+    for (unsigned i = 0; inl && i < u->npages && 0x80 + i * 8 + 8 <= ds * 16u; i++) {
+        prm_put_be64(w + 0x80 + i * 8, u->pages[i] | 3);   /* MLX5_EN_RD | MLX5_EN_WR */
+    }
+    if (!inl && u->list_lkey) {
+        prm_put_be32(w + 0x80, oct * 16);
+        prm_put_be32(w + 0x84, u->list_lkey);
+        prm_put_be64(w + 0x88, A_BUF);
+    }
+    h_sq_ring(h, qp);
+}
+
+/* IB_WR_REG_MR of two pages in reverse order under the new key byte. */
+static uint32_t reg_mr(Env *e, HRing *qp, uint32_t fkey, uint8_t variant, uint8_t fm_ce_se)
+{
+    static const uint64_t pages[] = { B_BUF + 0x3000, B_BUF };
+    Umr u = { .key = (fkey & ~0xffu) | variant, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE,
+              .mask = FRWR_MASK, .en_rinval = true, .iova = FR_IOVA, .len = 4096,
+              .pages = pages, .npages = 2 };
+
+    post_umr(e->h, qp, &u, fm_ce_se);
+    return u.key;
+}
+
+static void local_inv(Env *e, uint32_t key)
+{
+    Umr u = { .key = key, .flags = UMR_FLAG_INLINE, .mask = 1ull << 29, .free = true };
+
+    post_umr(e->h, &e->a, &u, 0x08);
+}
+
+/* REG_MR (unsignaled), an RDMA WRITE through the new key lands on the
+ * pages it lists, LOCAL_INV (signaled: CQE opcode 0x25), then the key is
+ * refused (remote access error). */
+static void test_umr_fast_reg(void)
+{
+    g_autoptr(Env) e = env_new(10);
+    uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
+    uint32_t key = reg_mr(e, &e->a, fkey, 0x12, 0);
+    uint8_t *b = h_gpa(e->h, B_BUF);
+
+    g_assert_false(key_is_free(e->h, fkey));
+    fill(e, 4096);
+    post_send_rkey(e, 0x08, 4096, FR_IOVA, key);
+    wire(e, false);
+    expect_req(e, 0x08, 0);                         /* the REG_MR wrote none */
+    g_assert_cmpmem(b + 0x3f00, 0x100, h_gpa(e->h, A_BUF), 0x100);
+    g_assert_cmpmem(b, 0xf00, h_gpa(e->h, A_BUF + 0x100), 0xf00);
+    post_send_rkey(e, 0x08, 64, FR_IOVA, fkey);     /* the old key byte */
+    wire(e, false);
+    expect_req(e, 0x08, 0x13);
+}
+
+static void test_umr_local_inv(void)
+{
+    g_autoptr(Env) e = env_new(10);
+    uint32_t key = reg_mr(e, &e->a, free_mtt_key(e->h, e->h->pd, 8, true), 0x13, 0);
+
+    local_inv(e, key);
+    expect_req(e, 0x25, 0);
+    g_assert_true(key_is_free(e->h, key));
+    post_send_rkey(e, 0x08, 64, FR_IOVA, key);
+    wire(e, false);
+    expect_req(e, 0x08, 0x13);
+}
+
+/* A UMR's CQE comes after those of the WQEs before it (mlx5_ib retires
+ * every WQE up to a CQE's wqe_counter). */
+static void test_umr_in_order(void)
+{
+    g_autoptr(Env) e = env_new(10);
+    uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
+    uint16_t umr_index;
+    const uint8_t *cqe;
+
+    post_recv(e, 0, 64);
+    post_send(e, 0x0a, 64, 0);
+    umr_index = (uint16_t)e->a.ci;
+    reg_mr(e, &e->a, fkey, 0x14, 0x08);
+    g_assert_null(h_cq_next(e->h, &e->scq));        /* the SEND is not acknowledged yet */
+    wire(e, false);
+    h_cq_next(e->h, &e->rcq);
+    expect_req(e, 0x0a, 0);
+    cqe = expect_req(e, 0x25, 0);
+    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, umr_index);
+}
+
+/* SEND with invalidate: the responder frees the key the IETH names and
+ * says so in the receive CQE (opcode 4, the key at 0x24); a key that does
+ * not allow it fails both ends with a remote invalid request. */
+static void send_inv(Env *e, uint32_t rkey)
+{
+    uint8_t *w = h_sq_wqe(e->h, &e->a, 0x01, 2, 0x08);
+
+    prm_put_be32(w + 12, rkey);
+    prm_put_be32(w + 16, 64);
+    prm_put_be32(w + 20, e->key);
+    prm_put_be64(w + 24, A_BUF);
+    h_sq_ring(e->h, &e->a);
+    post_recv(e, 0, 64);
+    wire(e, false);
+}
+
+static void test_umr_send_with_invalidate(void)
+{
+    g_autoptr(Env) e = env_new(10);
+    uint32_t key = reg_mr(e, &e->b, free_mtt_key(e->h, e->h->pd, 8, true), 0x15, 0);
+    const uint8_t *cqe;
+
+    send_inv(e, key);
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x4);
+    g_assert_cmphex(prm_be32(cqe + 0x24), ==, key);
+    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 64);
+    expect_req(e, 0x01, 0);
+    g_assert_true(key_is_free(e->h, key));
+    send_inv(e, e->key);                            /* created without en_rinval */
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xe);
+    g_assert_cmphex(cqe[0x37], ==, 0x12);
+    expect_req(e, 0x01, 0x12);
+    g_assert_false(key_is_free(e->h, e->key));
+}
+
+/* The kernel's UMR QP loads a cached key's list in two chunks through a
+ * list in memory (the second at an offset), enables it with the last, and
+ * revokes it (mlx5_ib umr.c). */
+static void test_umr_qp(void)
+{
+    g_autoptr(Env) e = env_new(10);
+    HRing uq = h_create_qp(e->h, MLX5_QP_ST_REG_UMR, 0, e->scq.num, e->scq.num, e->h->uar, 4, 0);
+    uint32_t fkey = free_mtt_key(e->h, e->h->pd, 1024, true);
+    Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE, .list_lkey = e->key, .xlt_octowords = 256 };
+    const uint8_t *cqe;
+
+    h_qp_to_rts(e->h, uq.num);
+    for (unsigned i = 0; i < 512; i++) {            /* entry i: page B_BUF + i*4K, present */
+        prm_put_be64(h_gpa(e->h, A_BUF + i * 8), (B_BUF + i * 4096ull) | 3);
+    }
+    post_umr(e->h, &uq, &u, 0x08);
+    u.flags |= UMR_FLAG_OFFSET;
+    u.xlt_offset = 256;                             /* entries 512.. */
+    u.xlt_octowords = 4;
+    u.mask = (1 << 13) | (1 << 29) | (0xf << 17) | (1 << 7) | 1 | 2 | (1 << 6);
+    u.pd = e->h->pd;
+    u.iova = 0x100000000ull;
+    u.len = 520 * 4096ull;
+    for (unsigned i = 0; i < 8; i++) {
+        prm_put_be64(h_gpa(e->h, A_BUF + i * 8), (B_BUF + 0x300000 + i * 4096ull) | 3);
+    }
+    post_umr(e->h, &uq, &u, 0x08);
+    for (int i = 0; i < 2; i++) {
+        cqe = h_cq_next(e->h, &e->scq);
+        g_assert_nonnull(cqe);
+        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0);
+        g_assert_cmphex(prm_be32(cqe + 0x38), ==, 0x25u << 24 | uq.num);
+    }
+    fill(e, 64);
+    post_send_rkey(e, 0x08, 64, 0x100000000ull + 513 * 4096ull + 8, fkey);
+    wire(e, false);
+    expect_req(e, 0x08, 0);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + 0x301008), 64, h_gpa(e->h, A_BUF), 64);
+    post_send_rkey(e, 0x08, 64, 0x100000000ull + 3 * 4096ull, fkey);
+    wire(e, false);
+    expect_req(e, 0x08, 0);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + 0x3000), 64, h_gpa(e->h, A_BUF), 64);
+    /* revoke: PD | FREE, the key goes back to the cache's PD */
+    u = (Umr){ .key = fkey, .flags = UMR_FLAG_INLINE, .mask = (1 << 7) | (1 << 29), .free = true,
+               .pd = h_alloc_simple(e->h, OP_ALLOC_PD) };
+    post_umr(e->h, &uq, &u, 0x08);
+    g_assert_nonnull(h_cq_next(e->h, &e->scq));
+    g_assert_true(key_is_free(e->h, fkey));
+    post_send_rkey(e, 0x08, 64, 0x100000000ull, fkey);
+    wire(e, false);
+    expect_req(e, 0x08, 0x13);
+}
+
+/* Bad UMR WQEs: an error CQE with the syndrome, and the key as it was. */
+typedef struct UmrBad {
+    const char *what;
+    uint8_t syndrome;
+    void (*edit)(Env *e, Umr *u, uint32_t *fkey);
+} UmrBad;
+
+static void bad_in_use(Env *e, Umr *u, uint32_t *fkey)
+{
+    *fkey = reg_mr(e, &e->a, *fkey, 0x20, 0);
+    u->key = (*fkey & ~0xffu) | 0x21;
+}
+static void bad_other_pd(Env *e, Umr *u, uint32_t *fkey)
+{
+    *fkey = free_mtt_key(e->h, h_alloc_simple(e->h, OP_ALLOC_PD), 8, true);
+    u->key = *fkey;
+}
+static void bad_no_umr_en(Env *e, Umr *u, uint32_t *fkey)
+{
+    *fkey = free_mtt_key(e->h, e->h->pd, 8, false);
+    u->key = *fkey;
+}
+static void bad_no_key(Env *e, Umr *u, uint32_t *fkey)
+{
+    u->key = 0xfff00;
+}
+static void bad_capacity(Env *e, Umr *u, uint32_t *fkey)
+{
+    u->xlt_octowords = 8;                           /* 16 entries, room for 8 */
+    u->flags &= ~UMR_FLAG_INLINE;
+    u->list_lkey = e->key;
+}
+static void bad_short_wqe(Env *e, Umr *u, uint32_t *fkey)
+{
+    u->ds = 5;
+}
+static void bad_inline_past_wqe(Env *e, Umr *u, uint32_t *fkey)
+{
+    u->xlt_octowords = 4;
+    u->ds = 10;
+}
+static void bad_list_lkey(Env *e, Umr *u, uint32_t *fkey)
+{
+    u->flags &= ~UMR_FLAG_INLINE;
+    u->list_lkey = e->key ^ 0x80;
+}
+static void bad_page_size(Env *e, Umr *u, uint32_t *fkey)
+{
+    u->log_page_size = 3;
+}
+static void bad_check_free(Env *e, Umr *u, uint32_t *fkey)
+{
+    u->flags = UMR_FLAG_FREE | UMR_FLAG_INLINE;      /* fail if free: it is */
+}
+
+static void test_umr_bad_inputs(void)
+{
+    static const uint64_t pages[] = { B_BUF, B_BUF + 0x1000 };
+    static const UmrBad cases[] = {
+        { "key in use (CHECK_NOT_FREE)", 0x04, bad_in_use },
+        { "key of another PD", 0x04, bad_other_pd },
+        { "key without umr_en", 0x04, bad_no_umr_en },
+        { "no such key", 0x04, bad_no_key },
+        { "list beyond capacity", 0x01, bad_capacity },
+        { "WQE shorter than its segments", 0x01, bad_short_wqe },
+        { "inline list past the WQE", 0x01, bad_inline_past_wqe },
+        { "list pointer with a bad lkey", 0x04, bad_list_lkey },
+        { "page size 8 bytes", 0x02, bad_page_size },
+        { "CHECK_FREE on a free key", 0x04, bad_check_free },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(Env) e = env_new(10);
+        uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
+        Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE, .mask = FRWR_MASK,
+                  .iova = FR_IOVA, .len = 4096, .pages = pages, .npages = 2 };
+        bool was_free;
+
+        g_test_message("%s", cases[i].what);
+        cases[i].edit(e, &u, &fkey);
+        was_free = cases[i].edit != bad_no_key && key_is_free(e->h, fkey);
+        post_umr(e->h, &e->a, &u, 0);
+        expect_req(e, 0x25, cases[i].syndrome);
+        g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
+        if (cases[i].edit != bad_no_key) {
+            g_assert_cmpint(key_is_free(e->h, fkey), ==, was_free);
+        }
+    }
+}
+
+/* UMR is for RC, XRC and the UMR QP: on a UD QP it is a local QP
+ * operation error. */
+static void test_umr_on_ud(void)
+{
+    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+    uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
+    Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE, .mask = 1ull << 29 };
+
+    post_umr(e->h, &e->a, &u, 0x08);
+    expect_req(e, 0x25, 0x02);
+    g_assert_true(key_is_free(e->h, fkey));
+}
+
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/umr/fast-reg", test_umr_fast_reg);
+    g_test_add_func("/umr/local-inv", test_umr_local_inv);
+    g_test_add_func("/umr/in-order", test_umr_in_order);
+    g_test_add_func("/umr/send-with-invalidate", test_umr_send_with_invalidate);
+    g_test_add_func("/umr/umr-qp", test_umr_qp);
+    g_test_add_func("/umr/bad-inputs", test_umr_bad_inputs);
+    g_test_add_func("/umr/on-ud", test_umr_on_ud);
+    return g_test_run();
+}
