@@ -29,8 +29,6 @@
  * INITIATOR_SMALL).  It is checked whole before anything changes: a bad
  * one fails with an error CQE and leaves the key as it was.
  */
-#include <string.h>
-
 #include "cqe.h"
 #include "rdma.h"
 #include "wqe.h"
@@ -65,7 +63,9 @@ typedef struct UmrWqe {
     const uint8_t *mkc;
     uint64_t xlt_first;         /* the first list entry written */
     uint32_t xlt_entries;       /* how many */
-    uint64_t *xlt;              /* the entries, read before anything changes */
+    const uint8_t *xlt;         /* the entries as the guest wrote them, 8 bytes BE each:
+                                 * in the WQE, or read before anything changes */
+    uint8_t *xlt_read;          /* the copy read through a data segment (freed) */
 } UmrWqe;
 
 /* The list's entries: inline after the mkey context, or read through the
@@ -74,7 +74,6 @@ static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe,
                             unsigned ds, UmrWqe *u, const char **why)
 {
     uint32_t bytes = u->xlt_entries * 8;
-    g_autofree uint8_t *raw = g_malloc(bytes);
     const uint8_t *seg = wqe + WQE_UMR_XLT;
 
     if (u->flags & MLX5_UMR_INLINE) {
@@ -82,7 +81,7 @@ static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe,
             *why = "inline list beyond the WQE";
             return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
         }
-        memcpy(raw, seg, bytes);
+        u->xlt = seg;
     } else {
         uint32_t lkey = prm_be32(seg + WQE_DATA_LKEY);
         Mlx5Mkey *lk = mlx5_table_get(&fw->mkey, lkey >> 8);
@@ -95,15 +94,13 @@ static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe,
             *why = "list pointer shorter than the list";
             return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
         }
-        if (mlx5_mkey_dma(fw, lkey, pd, prm_be64(seg + WQE_DATA_ADDR), raw, bytes,
+        u->xlt_read = g_malloc(bytes);
+        if (mlx5_mkey_dma(fw, lkey, pd, prm_be64(seg + WQE_DATA_ADDR), u->xlt_read, bytes,
                           MLX5_MKEY_LOCAL_READ) != MLX5_MKEY_OK) {
             *why = "list pointer: bad lkey or address";
             return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
         }
-    }
-    u->xlt = g_new(uint64_t, u->xlt_entries);
-    for (uint32_t i = 0; i < u->xlt_entries; i++) {
-        u->xlt[i] = prm_be64(raw + i * 8);
+        u->xlt = u->xlt_read;
     }
     return 0;
 }
@@ -215,16 +212,18 @@ uint8_t mlx5_umr_exec(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsigned
             syndrome = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
             goto fail;
         }
-        memcpy(mk->mtt + u.xlt_first, u.xlt, u.xlt_entries * sizeof(uint64_t));
+        for (uint32_t i = 0; i < u.xlt_entries; i++) {
+            mk->mtt[u.xlt_first + i] = prm_be64(u.xlt + i * 8);
+        }
     }
     umr_apply(mk, &u);
-    g_free(u.xlt);
+    g_free(u.xlt_read);
     mlx5emu_trace_umr(qp->num, u.key, u.flags, u.mask, u.xlt_first, u.xlt_entries,
                       mk->index << 8 | mk->key8, mk->free);
     return 0;
 
 fail:
-    g_free(u.xlt);
+    g_free(u.xlt_read);
     mlx5emu_trace_umr_err(qp->num, u.key, why);
     mlx5_guest_error(fw, "QP 0x%x UMR on key 0x%x: %s", qp->num, u.key, why);
     return syndrome;
