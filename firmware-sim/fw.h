@@ -168,6 +168,12 @@ enum {
     MLX5_QP_ST_RC = 0x0, MLX5_QP_ST_UC = 0x1, MLX5_QP_ST_UD = 0x2, MLX5_QP_ST_XRC = 0x3,
     MLX5_QP_ST_QP0 = 0x7, MLX5_QP_ST_QP1 = 0x8, MLX5_QP_ST_REG_UMR = 0xc,
 };
+/* The reliable-connected service types, the RC transport's (hw-rdma/rc*.c):
+ * RC, and XRC, which is RC with a shared receive side (IBA A14). */
+static inline bool mlx5_qp_st_is_rc(unsigned st)
+{
+    return st == MLX5_QP_ST_RC || st == MLX5_QP_ST_XRC;
+}
 enum {
     MLX5_QP_STATE_RST = 0, MLX5_QP_STATE_INIT = 1, MLX5_QP_STATE_RTR = 2,
     MLX5_QP_STATE_RTS = 3, MLX5_QP_STATE_SQER = 4, MLX5_QP_STATE_SQD = 5,

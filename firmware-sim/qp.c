@@ -368,7 +368,7 @@ void mlx5_qp_send_error(Mlx5Fw *fw, uint32_t qpn)
     if (!w) {
         return;
     }
-    connected = w->qp_st == MLX5_QP_ST_RC || w->qp_st == MLX5_QP_ST_XRC;
+    connected = mlx5_qp_st_is_rc(w->qp_st);
     qp_set_state(fw, w, connected ? MLX5_QP_STATE_ERR : MLX5_QP_STATE_SQER);
     w->qp->sq.state = MLX5_RQC_STATE_ERR;
 }

@@ -269,7 +269,7 @@ static void rc_qp_flush(Mlx5Fw *fw, Mlx5Wq *w)
 
 static void rc_qp_error_hook(Mlx5Fw *fw, Mlx5Wq *w)
 {
-    if (w->qp_st == MLX5_QP_ST_RC || w->qp_st == MLX5_QP_ST_XRC || mlx5_ud_is_ud(w)) {
+    if (mlx5_qp_st_is_rc(w->qp_st) || mlx5_ud_is_ud(w)) {
         rc_qp_flush(fw, w);
     }
 }
@@ -308,7 +308,7 @@ bool mlx5_rc_receive(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool looped)
     }
     op = mlx5_roce_opcode(p.opcode);
     w = mlx5_qp_get(fw, p.dest_qpn);
-    if (!w || (w->qp_st != MLX5_QP_ST_RC && w->qp_st != MLX5_QP_ST_XRC) ||
+    if (!w || !mlx5_qp_st_is_rc(w->qp_st) ||
         (p.opcode & 0xe0) != mlx5_rc_transport(w) ||
         (w->state != MLX5_QP_STATE_RTR && w->state != MLX5_QP_STATE_RTS)) {
         mlx5_roce_discard(fw, "no RC or XRC QP in RTR/RTS with that number");

@@ -260,7 +260,7 @@ static bool sq_exec_send(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
  * kernel's UMR QP: applied now, completed in order. */
 static bool sq_exec_umr(Mlx5Fw *fw, Mlx5Wq *sq, Mlx5Wq *qp, const SqWqe *w)
 {
-    bool rc = qp && (qp->qp_st == MLX5_QP_ST_RC || qp->qp_st == MLX5_QP_ST_XRC);
+    bool rc = qp && mlx5_qp_st_is_rc(qp->qp_st);
     uint8_t syndrome;
 
     if (!rc && (!qp || qp->qp_st != MLX5_QP_ST_REG_UMR)) {
@@ -298,7 +298,7 @@ static bool sq_exec_qp(Mlx5Fw *fw, Mlx5Wq *sq, const SqWqe *w)
         sq_complete(fw, sq, w, 0);      /* a datagram is done once sent */
         return true;
     }
-    if (!qp || (qp->qp_st != MLX5_QP_ST_RC && qp->qp_st != MLX5_QP_ST_XRC)) {
+    if (!qp || !mlx5_qp_st_is_rc(qp->qp_st)) {
         sq_error(fw, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
                  "opcode not supported on this QP type yet");
         return false;
