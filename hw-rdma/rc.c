@@ -180,14 +180,8 @@ void mlx5_rc_req_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r, uint8_t syndrome
 void mlx5_rc_timer_start(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcTimer kind, uint64_t ns)
 {
     Mlx5RcState *rc = &w->qp->rc;
-    bool listed = false;
 
-    for (guint i = 0; i < fw->rc_timed->len && !listed; i++) {
-        listed = g_array_index(fw->rc_timed, uint32_t, i) == w->num;
-    }
-    if (!listed) {
-        g_array_append_val(fw->rc_timed, w->num);
-    }
+    mlx5_num_list_add(fw->rc_timed, w->num);
     rc->timer = kind;
     rc->deadline = fw->plat->clock_ns(fw->opaque) + ns;
     mlx5emu_trace_rc_timer(w->num, kind, (unsigned)MIN(ns / 1000, UINT32_MAX));

@@ -140,6 +140,18 @@ unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RecvWqe *taken);
 /* Flush what was posted since to the QPs in ERR; the next deadline. */
 uint64_t mlx5_rq_err_poll(Mlx5Fw *fw);
 
+/* The lists of queue numbers the timer visits (fw->rc_timed,
+ * fw->rq_err_watched) hold each number once: add `num` unless it is there. */
+static inline void mlx5_num_list_add(GArray *list, uint32_t num)
+{
+    for (guint i = 0; i < list->len; i++) {
+        if (g_array_index(list, uint32_t, i) == num) {
+            return;
+        }
+    }
+    g_array_append_val(list, num);
+}
+
 /* The platform timer is shared (device.c): fire no later than `deadline`. */
 void mlx5_timer_request(Mlx5Fw *fw, uint64_t deadline);
 

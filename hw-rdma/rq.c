@@ -254,17 +254,6 @@ static void rq_flush_posted(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RespCqe *c, unsigne
     }
 }
 
-static void rq_err_watch(Mlx5Fw *fw, const Mlx5Wq *w)
-{
-    for (guint i = 0; i < fw->rq_err_watched->len; i++) {
-        if (g_array_index(fw->rq_err_watched, uint32_t, i) == w->num) {
-            return;
-        }
-    }
-    g_array_append_val(fw->rq_err_watched, w->num);
-    mlx5_timer_request(fw, fw->plat->clock_ns(fw->opaque) + MLX5_RQ_ERR_POLL_NS);
-}
-
 uint64_t mlx5_rq_err_poll(Mlx5Fw *fw)
 {
     Mlx5RespCqe c = { .op = MLX5_CQE_RESP_ERR, .syndrome = MLX5_CQE_SYNDROME_WR_FLUSH_ERR };
@@ -307,7 +296,8 @@ unsigned mlx5_rq_flush(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RecvWqe *taken)
     }
     rq_flush_posted(fw, w, &c, &n);
     if (w->ring.npas) {
-        rq_err_watch(fw, w);
+        mlx5_num_list_add(fw->rq_err_watched, w->num);
+        mlx5_timer_request(fw, fw->plat->clock_ns(fw->opaque) + MLX5_RQ_ERR_POLL_NS);
     }
     return n;
 }
