@@ -25,13 +25,19 @@ static bool mkey_grants(const Mlx5Mkey *mk, Mlx5MkeyAccess acc)
     return false;
 }
 
-static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
-                            uint32_t len, Mlx5MkeyAccess acc)
+Mlx5Mkey *mlx5_mkey_usable(Mlx5Fw *fw, uint32_t key, uint32_t pd)
 {
     Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, key >> 8);
 
-    if (!mk || mk->key8 != (key & 0xff) || mk->pd != pd || mk->free ||
-        !mkey_grants(mk, acc)) {
+    return mk && mk->key8 == (key & 0xff) && mk->pd == pd && !mk->free ? mk : NULL;
+}
+
+static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                            uint32_t len, Mlx5MkeyAccess acc)
+{
+    Mlx5Mkey *mk = mlx5_mkey_usable(fw, key, pd);
+
+    if (!mk || !mkey_grants(mk, acc)) {
         return NULL;
     }
     if (!mk->length64 && !(addr >= mk->start_addr && len <= mk->len &&

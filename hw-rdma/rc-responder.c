@@ -85,10 +85,9 @@ static void resp_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, uint8_t op,
 static uint8_t send_inval_done(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
 {
     Mlx5RcState *rc = &w->qp->rc;
-    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, p->ieth_rkey >> 8);
+    Mlx5Mkey *mk = mlx5_mkey_usable(fw, p->ieth_rkey, resp_pd(fw, w));
 
-    if (!mk || mk->key8 != (p->ieth_rkey & 0xff) || mk->pd != resp_pd(fw, w) ||
-        !mk->en_rinval || mk->free) {
+    if (!mk || !mk->en_rinval) {
         mlx5emu_trace_rc_invalidate(w->num, p->ieth_rkey, "refused");
         resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
         return AETH_NAK_INVALID_REQ;

@@ -163,6 +163,9 @@ typedef enum {
     MLX5_MKEY_LOCAL_READ, MLX5_MKEY_LOCAL_WRITE, MLX5_MKEY_REMOTE_READ, MLX5_MKEY_REMOTE_WRITE,
     MLX5_MKEY_REMOTE_READ_ATOMIC, MLX5_MKEY_REMOTE_WRITE_ATOMIC,
 } Mlx5MkeyAccess;
+/* The key `key` names, if it is usable by PD `pd`: it exists, its key
+ * byte matches, it is that PD's and not free; NULL otherwise. */
+Mlx5Mkey *mlx5_mkey_usable(Mlx5Fw *fw, uint32_t key, uint32_t pd);
 /* Copy `len` bytes between `buf` and the memory key `key` of PD `pd` at
  * `addr` (the write accesses: into guest memory), after the access checks.
  * PROT: the key does not allow it; NO_MEM: it translates outside RAM. */
