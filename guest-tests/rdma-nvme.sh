@@ -92,20 +92,16 @@ nvme_dev() {
     done
     return 1
 }
-# wait_dev SECONDS: wait for the block device, set $dev
+# wait_dev SECONDS [gone]: wait for the block device (and set $dev), or
+# with "gone" until none of our subsystem is left
 wait_dev() {
-    local i
+    local i d
     for ((i = 0; i < $1 * 5; i++)); do
-        dev=$(nvme_dev) && return 0
-        sleep 0.2
-    done
-    return 1
-}
-# wait_gone SECONDS: wait until no block device of our subsystem is left
-wait_gone() {
-    local i
-    for ((i = 0; i < $1 * 5; i++)); do
-        nvme_dev >/dev/null || return 0
+        if d=$(nvme_dev); then
+            [ -n "${2:-}" ] || { dev=$d; return 0; }
+        else
+            [ -z "${2:-}" ] || return 0
+        fi
         sleep 0.2
     done
     return 1
@@ -126,7 +122,7 @@ disconnect() { # NAME
     local rc
     timeout "$T" nvme disconnect -n "$NQN" >/tmp/disconnect.out 2>&1; rc=$?
     if [ $rc = 0 ] && grep -q 'disconnected 1 controller' /tmp/disconnect.out; then
-        if wait_gone "$T"; then
+        if wait_dev "$T" gone; then
             pass "$1: $(tr '\n' ' ' </tmp/disconnect.out)and $dev is gone"
         else
             fail "$1" "$dev is still there $T s after the disconnect"
