@@ -469,6 +469,36 @@ static void test_rc_flush_on_error(void)
     g_assert_null(h_cq_next(e->h, &e->rcq));
 }
 
+/* A receive posted to a QP in ERR (only the doorbell record moves, as in
+ * mlx5_ib_drain_rq) is flushed when the device next looks, on its timer;
+ * a producer counter far beyond the ring flushes no more than a ring's
+ * worth per look, and the looking stops once the QP leaves ERR. */
+static void test_rc_flush_posted_in_err(void)
+{
+    g_autoptr(Env) e = env_new(90);
+    const uint8_t *cqe;
+    unsigned n = 0;
+
+    g_assert_cmphex(h_modify_qp(e->h, OP_2ERR_QP, e->b.num), ==, MLX5_CMD_STAT_OK);
+    post_recv(e, 0, 64);
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    fire_timer(e);
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[0x37], ==, 0x05);
+    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, 0);
+    h_put32(e->h, e->b.dbr, e->b_rq_pc + 1000);     /* undefined: beyond the ring */
+    fire_timer(e);
+    while (h_cq_next(e->h, &e->rcq)) {
+        n++;
+    }
+    g_assert_cmpuint(n, ==, 16);
+    g_assert_cmphex(h_modify_qp(e->h, OP_2RST_QP, e->b.num), ==, MLX5_CMD_STAT_OK);
+    e->h->clock_ns = MAX(e->h->clock_ns, e->h->timer_ns);
+    mlx5_dev_timer(&e->h->dev);
+    g_assert_cmpuint(e->h->fw->rq_err_watched->len, ==, 0);
+}
+
 /* Bad requests get the IBA's answer: a misaligned atomic an invalid
  * request NAK, a READ without the remote read right a remote access NAK,
  * an atomic of 4 bytes a local length error; responses and ACKs that
@@ -1373,6 +1403,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/retry-exhausted", test_rc_retry_exhausted);
     g_test_add_func("/rc/rnr-retry", test_rc_rnr_retry);
     g_test_add_func("/rc/flush-on-error", test_rc_flush_on_error);
+    g_test_add_func("/rc/flush-posted-in-err", test_rc_flush_posted_in_err);
     g_test_add_func("/rc/window", test_rc_window);
     g_test_add_func("/rc/engines-impaired", test_rc_engines_impaired);
     g_test_add_func("/rc/rd-atomic-bad-input", test_rc_rd_atomic_bad_input);
