@@ -60,7 +60,31 @@ static inline bool mlx5_cmd_has(const Mlx5Cmd *c, uint64_t off, uint64_t n,
     return off + n * elem <= c->inlen;
 }
 
-/* Handlers, one per opcode (cmd-*.c). */
+/* Give a new object its number in table `t` (*id and c->obj).  When every
+ * number is taken the object is freed with the table's destructor and the
+ * command fails with NO_RES. */
+static inline unsigned mlx5_cmd_add(Mlx5Cmd *c, Mlx5Table *t, void *obj, uint32_t *id)
+{
+    if (!mlx5_table_alloc(t, obj, id)) {
+        t->destroy(obj);
+        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    }
+    c->obj = *id;
+    return MLX5_CMD_STAT_OK;
+}
+
+/* Free object `id` of table `t` (c->obj = id); BAD_RES with syndrome
+ * `synd` if there is none. */
+static inline unsigned mlx5_cmd_remove(Mlx5Cmd *c, Mlx5Table *t, uint32_t id, uint32_t synd)
+{
+    c->obj = id;
+    if (!mlx5_table_remove(t, id)) {
+        return mlx5_cmd_fail(c, MLX5_CMD_STAT_BAD_RES, synd);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+/* Handlers, one per opcode (the files named in cmd-list.h). */
 #define MLX5_HANDLER_DECL_(name, op, fn, in, out, needs) \
     unsigned fn(Mlx5Fw *fw, Mlx5Cmd *c);
 #include "cmd-list.h"

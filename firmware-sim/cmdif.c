@@ -235,6 +235,11 @@ void mlx5_cmdif_doorbell(Mlx5Fw *fw, uint32_t bits)
     }
 }
 
+bool mlx5_cmdif_pending(const Mlx5Fw *fw)
+{
+    return fw->cmd_pending != 0;
+}
+
 void mlx5_cmdif_run(Mlx5Fw *fw)
 {
     while (fw->cmd_pending) {

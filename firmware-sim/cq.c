@@ -1,6 +1,8 @@
 /*
  * Completion queue objects (PRM "Completion Queues"): CREATE/DESTROY/
- * QUERY/MODIFY_CQ.  The CQE writer and arming live in hw-rdma/cq.c.
+ * QUERY/MODIFY_CQ.  The CQE writer, arming and event moderation are the
+ * data path's (hw-rdma/cq.c); it updates the producer counter and the arm
+ * state kept here, which QUERY_CQ reports as the PRM's cqc does.
  */
 #include "cmd.h"
 
@@ -21,6 +23,7 @@ unsigned cmd_create_cq(Mlx5Fw *fw, Mlx5Cmd *c)
     uint32_t uar = PRM_GET(cqc, uar_page, cqc);
     uint32_t pas_off = PRM_BYTE_OFF(create_cq_in, pas);
     Mlx5Cq *cq;
+    unsigned st;
 
     if (log_size > MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_cq_sz)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
@@ -50,11 +53,10 @@ unsigned cmd_create_cq(Mlx5Fw *fw, Mlx5Cmd *c)
     cq->cq_period = PRM_GET(cqc, cq_period, cqc);
     cq->cq_max_count = PRM_GET(cqc, cq_max_count, cqc);
     cq->cq_period_mode = PRM_GET(cqc, cq_period_mode, cqc);
-    if (!mlx5_table_alloc(&fw->cq, cq, &cq->cqn)) {
-        mlx5_cq_destroy(cq);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    st = mlx5_cmd_add(c, &fw->cq, cq, &cq->cqn);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
     }
-    c->obj = cq->cqn;
     PRM_SET(create_cq_out, cqn, c->out, cq->cqn);
     mlx5emu_trace_cq_create(cq->cqn, log_size, 64u << cqe_sz, eqn);
     return MLX5_CMD_STAT_OK;
@@ -63,12 +65,12 @@ unsigned cmd_create_cq(Mlx5Fw *fw, Mlx5Cmd *c)
 unsigned cmd_destroy_cq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t cqn = PRM_GET(destroy_cq_in, cqn, c->in);
+    Mlx5Cq *cq = mlx5_table_get(&fw->cq, cqn);
 
-    c->obj = cqn;
-    if (!mlx5_table_remove(&fw->cq, cqn)) {
-        return CMD_FAIL(c, BAD_RES, BAD_CQ);
+    if (cq && fw->dp_ops) {
+        fw->dp_ops->cq_destroyed(fw->dp, cq);
     }
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_remove(c, &fw->cq, cqn, MLX5_SYND_BAD_CQ);
 }
 
 unsigned cmd_query_cq(Mlx5Fw *fw, Mlx5Cmd *c)

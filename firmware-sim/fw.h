@@ -22,6 +22,7 @@
 #define MLX5EMU_FW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "objects.h"
@@ -88,11 +89,7 @@ enum { MLX5_EVENT_QUEUE_QP = 0, MLX5_EVENT_QUEUE_RQ = 1 };
 #define MLX5_CMDQ_LOG_SZ 5
 #define MLX5_CMDQ_LOG_STRIDE 6
 #define MLX5_CMDQ_SLOTS (1u << MLX5_CMDQ_LOG_SZ)
-#define MLX5_BAR0_SIZE (32u << 20)   /* real ConnectX: 32 MiB, 64-bit */
-#define MLX5_FIRST_UAR_INDEX 8       /* pages 0-2: init segment; 4-7: MSI-X */
 #define MLX5_MAX_UAR_INDEX (MLX5_BAR0_SIZE / 4096 - 1)
-#define MLX5_MSIX_TABLE_OFFSET 0x4000
-#define MLX5_MSIX_PBA_OFFSET 0x6000
 #define MLX5_MAX_PAGES (1u << 20)    /* pages a driver may give (4 GiB) */
 #define MLX5_GID_TABLE_SIZE 256
 /* PMTU max_mtu; the driver's netdev max is this minus 22 (L2 hard MTU). */
@@ -160,7 +157,7 @@ typedef struct Mlx5Cq {
     bool in_error;
 } Mlx5Cq;
 
-typedef enum { MLX5_WQ_SQ, MLX5_WQ_RQ, MLX5_WQ_QP } Mlx5WqKind;
+/* States of an SQ, RQ or RMP (sqc/rqc/rmpc.state). */
 enum { MLX5_RQC_STATE_RST = 0, MLX5_RQC_STATE_RDY = 1, MLX5_RQC_STATE_ERR = 3 };
 
 /* QP service types and states (qpc.st, qpc.state; Linux qp.h). */
@@ -174,6 +171,12 @@ static inline bool mlx5_qp_st_is_rc(unsigned st)
 {
     return st == MLX5_QP_ST_RC || st == MLX5_QP_ST_XRC;
 }
+/* The datagram service types, the UD transport's (hw-rdma/ud.c): UD and
+ * the GSI QP (st QP1). */
+static inline bool mlx5_qp_st_is_ud(unsigned st)
+{
+    return st == MLX5_QP_ST_UD || st == MLX5_QP_ST_QP1;
+}
 enum {
     MLX5_QP_STATE_RST = 0, MLX5_QP_STATE_INIT = 1, MLX5_QP_STATE_RTR = 2,
     MLX5_QP_STATE_RTS = 3, MLX5_QP_STATE_SQER = 4, MLX5_QP_STATE_SQD = 5,
@@ -182,99 +185,79 @@ enum {
 
 typedef struct Mlx5Qp Mlx5Qp;
 
-/* SQ, RQ and QP share one 24-bit number space (PRM).  For a QP, `ring`
- * and `hw_counter` are its receive queue and `state` its QP state. */
-typedef struct Mlx5Wq {
+/*
+ * SQs, RQs and QPs share one 24-bit number space (PRM), the `wq` table.
+ * Each of the three objects starts with its number and its kind, so a
+ * number names exactly one of them (mlx5_sq_get, mlx5_rq_get, mlx5_qp_get).
+ */
+typedef enum { MLX5_QUEUE_SQ, MLX5_QUEUE_RQ, MLX5_QUEUE_QP } Mlx5QueueKind;
+typedef struct Mlx5QueueHead {
     uint32_t num;
-    Mlx5WqKind kind;
-    uint8_t state;
+    Mlx5QueueKind kind;
+} Mlx5QueueHead;
+
+/* A ring of send WQEs the device executes: an Ethernet SQ's (CREATE_SQ) or
+ * a QP's send queue.  The driver's producer counter is the doorbell
+ * record's second word, dbr_addr + 4 (Linux MLX5_SND_DBR). */
+typedef struct Mlx5SendQueue {
+    uint32_t num;               /* the SQN, or the number of its QP */
+    uint8_t state;              /* MLX5_RQC_STATE_*; a QP's follows the QP state */
+    uint32_t cqn;
+    uint32_t pd;                /* whose keys its WQEs may name */
+    uint64_t dbr_addr;
+    Mlx5Ring ring;              /* 64-byte basic blocks */
+    uint32_t hw_counter;        /* the next basic block the device executes */
+    uint32_t user_index;        /* its CQEs' srqn_uidx (CQE version 1) */
+    Mlx5Qp *qp;                 /* the QP it belongs to; NULL: an Ethernet SQ */
+} Mlx5SendQueue;
+
+/* A ring of receive WQEs: an Ethernet RQ's (CREATE_RQ) or a QP's own
+ * receive queue; the producer counter is at dbr_addr + 0 (MLX5_RCV_DBR). */
+typedef struct Mlx5RecvQueue {
     uint32_t cqn;
     uint32_t pd;
-    uint32_t tisn;              /* SQ */
-    uint32_t user_index;
-    uint8_t min_wqe_inline_mode;
     uint64_t dbr_addr;
-    Mlx5Ring ring;
-    uint32_t hw_counter;        /* next WQE the device will execute */
-    uint8_t qp_st;              /* QP service type (QP only) */
-    uint8_t counter_set_id;     /* RQ: Q counter for out-of-buffer drops */
-    bool vsd;                   /* RQ: VLAN stripping disabled */
-    bool is_qp_sq;              /* the send queue of a QP (Mlx5Qp.sq) */
-    Mlx5Qp *qp;                 /* QP only (firmware-sim/qp.c) */
-} Mlx5Wq;
+    Mlx5Ring ring;              /* npas 0: none (a QP on an SRQ, or zero length) */
+    uint32_t hw_counter;        /* the next WQE the device fills */
+    uint32_t user_index;        /* its CQEs' srqn_uidx (CQE version 1) */
+} Mlx5RecvQueue;
 
-/* RC transport state (hw-rdma/rc*.c own it; qp.c seeds the PSNs from the
- * context at RTR and RTS and clears it at RST). */
-typedef struct Mlx5RcWqe {      /* requester: a send WQE until it completes */
-    uint8_t *wqe;               /* a copy, ds * 16 bytes (freed with the entry) */
-    uint8_t ds, opcode;         /* MLX5_OPCODE_* */
-    uint16_t wqe_index;
-    bool signaled, solicited;
-    bool started;               /* its packets have gone out (at least once) */
-    bool local;                 /* no packets (a UMR): completes when it is the oldest */
-    uint32_t len;               /* message bytes */
-    uint32_t first_psn, last_psn;
-    uint32_t next_psn;          /* the next of its packets to send (last + 1: all sent) */
-    uint32_t resp_off;          /* READ: response bytes placed so far */
-    uint32_t xrc_srqn;          /* XRC: the remote XRC SRQ (the WQE's XRC segment) */
-} Mlx5RcWqe;
+/* CREATE_SQ: an Ethernet send queue (mlx5e), transmitting through a TIS. */
+typedef struct Mlx5Sq {
+    uint32_t num;
+    Mlx5QueueKind kind;         /* MLX5_QUEUE_SQ */
+    Mlx5SendQueue sq;
+    uint32_t tisn;
+    uint8_t min_wqe_inline_mode;
+} Mlx5Sq;
 
-/* A receive WQE the device took from a QP's receive queue or from an SRQ,
- * until its CQE (hw-rdma/rq.c). */
-typedef struct Mlx5RecvWqe {
-    uint64_t addr;              /* its first data segment; 0: none taken */
-    uint16_t index;             /* its index in the ring: the CQE's wqe_counter */
-    uint16_t next;              /* SRQ: the WQE its next_wqe_index names */
-    uint8_t nseg;               /* data segments its stride holds */
-    uint32_t pd;                /* whose keys its segments name */
-    uint32_t srqn;              /* 0: the QP's own receive queue */
-    uint32_t cqn, user_index;   /* where its CQE goes, and the CQE's srqn_uidx */
-} Mlx5RecvWqe;
+/* CREATE_RQ: an Ethernet receive queue (mlx5e), fed by TIRs. */
+typedef struct Mlx5Rq {
+    uint32_t num;
+    Mlx5QueueKind kind;         /* MLX5_QUEUE_RQ */
+    uint8_t state;              /* MLX5_RQC_STATE_* */
+    Mlx5RecvQueue rq;
+    uint8_t counter_set_id;     /* Q counter for out-of-buffer drops */
+    bool vsd;                   /* VLAN stripping disabled */
+} Mlx5Rq;
 
-typedef enum { MLX5_RC_RES_READ = 1, MLX5_RC_RES_ATOMIC } Mlx5RcResKind;
-typedef struct Mlx5RcRes {      /* responder: an executed READ or atomic, for replay */
-    Mlx5RcResKind kind;         /* 0: free */
-    uint32_t first_psn, last_psn;
-    uint64_t va;
-    uint32_t rkey, len;
-    uint64_t orig;              /* atomic: the value it found */
-} Mlx5RcRes;
-#define MLX5_RC_MAX_RD_ATOMIC 16    /* 2^log_max_ra_res_qp / _req_qp (caps.c) */
-
-typedef enum { MLX5_RC_TIMER_OFF, MLX5_RC_TIMER_ACK, MLX5_RC_TIMER_RNR } Mlx5RcTimer;
-
-typedef struct Mlx5RcState {
-    /* requester and completer */
-    uint32_t sq_psn;            /* next new PSN */
-    uint32_t una_psn;           /* oldest PSN not yet acknowledged */
-    GArray *wqes;               /* Mlx5RcWqe, oldest first */
-    uint8_t retry_left, rnr_left;   /* retries before RETRY_EXC / RNR_RETRY_EXC */
-    Mlx5RcTimer timer;
-    uint64_t deadline;          /* clock_ns when the timer fires */
-    uint32_t rnr_psn;           /* RNR wait: resend from here */
-    bool seq_nak_resent;        /* resent for a sequence NAK at seq_nak_psn, */
-    uint32_t seq_nak_psn;       /* and no progress since */
-    /* responder */
-    uint32_t epsn, msn;         /* expected PSN, messages completed */
-    bool nak_sent;              /* a PSN sequence NAK is outstanding */
-    bool comm_est;              /* the first request in RTR was reported */
-    uint32_t xrc_srqn;          /* XRC target: the SRQ the current request names */
-    Mlx5RecvWqe recv;           /* the receive WQE a message is filling */
-    bool in_msg;                /* a multi-packet request is under way */
-    uint32_t msg_off;           /* bytes of it placed so far */
-    uint64_t write_va;          /* RDMA WRITE: where it goes (from the RETH) */
-    uint32_t write_rkey;
-    Mlx5RcRes res[MLX5_RC_MAX_RD_ATOMIC];
-    unsigned res_next;
-} Mlx5RcState;
-
-/* What only a QP has: its context as the driver established it (PRM
- * bytes, read with PRM_GET(qpc, ...)), its send queue, its transport. */
+/* CREATE_QP: a queue pair.  Its context as the driver established it is
+ * kept as PRM bytes (read with PRM_GET(qpc, ...)); the state the data path
+ * keeps while it runs the QP is its own, behind `dp`. */
 struct Mlx5Qp {
+    uint32_t num;
+    Mlx5QueueKind kind;         /* MLX5_QUEUE_QP */
+    uint8_t st;                 /* service type, MLX5_QP_ST_* */
+    uint8_t state;              /* MLX5_QP_STATE_* */
+    uint32_t pd;
     uint8_t qpc[PRM_qpc_BITS / 8];
-    Mlx5Wq sq;
-    Mlx5RcState rc;
+    Mlx5SendQueue sq;
+    Mlx5RecvQueue rq;           /* the QP buffer's first part */
+    void *dp;                   /* the data path's state (Mlx5DataPathOps.qp_created) */
 };
+_Static_assert(offsetof(Mlx5Sq, kind) == offsetof(Mlx5QueueHead, kind), "SQ head");
+_Static_assert(offsetof(Mlx5Rq, kind) == offsetof(Mlx5QueueHead, kind), "RQ head");
+_Static_assert(offsetof(Mlx5Qp, kind) == offsetof(Mlx5QueueHead, kind), "QP head");
 
 /* Shared receive queues: SRQ (ISSI 0), XRC SRQ and RMP (ISSI 1) share one
  * number space; a QP names one in srqn_rmpn_xrqn. */
@@ -446,16 +429,28 @@ static inline uint64_t mlx5_traffic_octets(const Mlx5Traffic *t)
     return t->octets[0] + t->octets[1] + t->octets[2];
 }
 
-/* What the platform tells the firmware about the board. */
-typedef struct Mlx5FwConfig {
-    uint16_t fw_major, fw_minor, fw_sub;
-    uint8_t mac[6];
-    unsigned msix_vectors;
-    uint16_t device_id;
-    char psid[17];
-    bool cq_moderation;         /* advertise CQ event moderation */
-    bool roce_loopback;         /* RoCE to our own MAC comes back in (hw-rdma/rc.c) */
-} Mlx5FwConfig;
+/*
+ * The data path (hw-rdma) as the firmware sees it.  The firmware creates,
+ * changes and frees the objects; the data path runs them and keeps, in
+ * state of its own, what it needs while it does (transport state, timers,
+ * held frames).  The firmware tells it through these calls, and keeps the
+ * pointer qp_created returns in Mlx5Qp.dp without looking into it.  A
+ * firmware without a data path (its unit tests) has no table.
+ */
+typedef struct Mlx5DataPathOps {
+    /* A QP was created: the data path's state for it (Mlx5Qp.dp). */
+    void *(*qp_created)(void *dp, Mlx5Qp *qp);
+    /* A modify command, or a send error, took the QP from one state to
+     * another (MLX5_QP_STATE_*; from may equal to, e.g. RTS2RTS). */
+    void (*qp_state_changed)(void *dp, Mlx5Qp *qp, unsigned from, unsigned to);
+    /* The QP goes (DESTROY_QP, or every QP at a reset): free Mlx5Qp.dp. */
+    void (*qp_destroyed)(void *dp, Mlx5Qp *qp);
+    /* The CQ goes (DESTROY_CQ). */
+    void (*cq_destroyed)(void *dp, Mlx5Cq *cq);
+    /* Every object is about to be freed (TEARDOWN_HCA, DISABLE_HCA, ENABLE_HCA
+     * after an error, FLR, power-on): drop what is queued for them. */
+    void (*reset)(void *dp);
+} Mlx5DataPathOps;
 
 enum { MLX5_HCA_DISABLED, MLX5_HCA_ENABLED, MLX5_HCA_INITIALIZED };
 
@@ -505,18 +500,11 @@ typedef struct Mlx5Fw {
     Mlx5RoceAddr gid[MLX5_GID_TABLE_SIZE];
     char node_desc[64];
     Mlx5PortCounters counters;
-    GArray *cq_moderated;       /* cqns whose completion event is held */
-    GArray *rc_timed;           /* qpns whose RC ack or RNR timer runs */
-    GArray *rq_err_watched;     /* qpns in ERR whose new receive WQEs get flushed (hw-rdma/rq.c) */
     GHashTable *mcg;            /* multicast GID (GBytes) -> GArray of attached UD QPNs */
-    GQueue *roce_loopback;      /* GBytes: RoCE frames to our own MAC, not yet received */
     uint64_t mtt_entries;       /* MTT entries all keys hold (bounded: MLX5_MTT_BUDGET) */
-    uint32_t gsi_qpn;           /* the last QP created with st QP1: BTH dest QP 1 (hw-rdma/ud.c checks it) */
-    uint64_t timer_deadline;    /* what the platform timer is set to */
-    /* The data path's part of a QP entering ERR (hw-rdma/rc.c: flush the
-     * outstanding WQEs, stop the timer), set by the data path at init. */
-    void (*qp_error_hook)(struct Mlx5Fw *fw, Mlx5Wq *qp);
-    bool rx_waiting;            /* a frame waits for a receive WQE */
+    /* The data path (hw-rdma) as the firmware sees it. */
+    const Mlx5DataPathOps *dp_ops;
+    void *dp;
     bool pause_rx, pause_tx;
 
     /* pages given with MANAGE_PAGES, returned on TAKE */
@@ -548,6 +536,8 @@ unsigned mlx5_fw_exec(Mlx5Fw *fw, const uint8_t *in, uint32_t inlen,
  * MMIO path, e.g. from a bottom half). */
 void mlx5_cmdif_doorbell(Mlx5Fw *fw, uint32_t bits);
 void mlx5_cmdif_run(Mlx5Fw *fw);
+/* True when rung slots wait for mlx5_cmdif_run(). */
+bool mlx5_cmdif_pending(const Mlx5Fw *fw);
 
 /* Initialization segment (offset relative to BAR0, size 1, 2 or 4). */
 uint32_t mlx5_iseg_read(Mlx5Fw *fw, uint32_t off, unsigned size);
@@ -575,10 +565,14 @@ void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_k
 void mlx5_eq_destroy(gpointer eq);
 /* Object destructors (table callbacks). */
 void mlx5_cq_destroy(gpointer cq);
-void mlx5_wq_destroy(gpointer wq);
+void mlx5_queue_destroy(gpointer queue);
 void mlx5_srq_destroy(gpointer srq);
-void mlx5_qp_free(Mlx5Qp *qp);
-Mlx5Wq *mlx5_qp_get(Mlx5Fw *fw, uint32_t qpn);
+/* The SQ, RQ or QP number `num` names (NULL: none, or another kind). */
+Mlx5Sq *mlx5_sq_get(const Mlx5Fw *fw, uint32_t num);
+Mlx5Rq *mlx5_rq_get(const Mlx5Fw *fw, uint32_t num);
+Mlx5Qp *mlx5_qp_get(const Mlx5Fw *fw, uint32_t num);
+/* Install the data path (hw-rdma, at device init). */
+void mlx5_fw_set_datapath(Mlx5Fw *fw, const Mlx5DataPathOps *ops, void *dp);
 /* Multicast groups (mcg.c): is the GID multicast; the table; the QPNs
  * attached to `gid` (NULL: none); all attachments; a destroyed QP leaves
  * its groups. */
@@ -590,8 +584,10 @@ void mlx5_mcg_qp_gone(Mlx5Fw *fw, uint32_t qpn);
 /* Count one event in Q counter set `set_id` (0 or a freed set: nowhere;
  * resources.c), or in the set a QP's context names. */
 void mlx5_q_counter_inc(Mlx5Fw *fw, uint32_t set_id, Mlx5QCnt which);
-void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Wq *qp, Mlx5QCnt which);
-void mlx5_qp_send_error(Mlx5Fw *fw, uint32_t qpn);
+void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Qp *qp, Mlx5QCnt which);
+/* A send WQE of `qp` completed in error (hw-rdma): the QP state machine's
+ * answer (qp.c; IBA 10.3.1: RC and XRC to ERR, the others to SQER). */
+void mlx5_qp_send_error(Mlx5Fw *fw, Mlx5Qp *qp);
 void mlx5_rqt_destroy(gpointer rqt);
 void mlx5_flow_table_destroy(gpointer ft);
 

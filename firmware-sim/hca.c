@@ -60,7 +60,7 @@ static void fw_tables_init(Mlx5Fw *fw)
                     mlx5_eq_destroy);
     mlx5_table_init(&fw->cq, "cq", 1, CAP_LIMIT(fw, log_max_cq), mlx5_cq_destroy);
     /* QPs, SQs and RQs share one number space; 0 and 1 are the special QPs. */
-    mlx5_table_init(&fw->wq, "wq", 0x100, 0xffffff, mlx5_wq_destroy);
+    mlx5_table_init(&fw->wq, "wq", 0x100, 0xffffff, mlx5_queue_destroy);
     mlx5_table_init(&fw->tis, "tis", 1, CAP_LIMIT(fw, log_max_tis), g_free);
     mlx5_table_init(&fw->tir, "tir", 1, CAP_LIMIT(fw, log_max_tir), g_free);
     mlx5_table_init(&fw->rqt, "rqt", 1, CAP_LIMIT(fw, log_max_rqt), mlx5_rqt_destroy);
@@ -79,31 +79,45 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     fw->link_carrier = true;
     mlx5_caps_init(fw);
     fw_tables_init(fw);
-    fw->cq_moderated = g_array_new(false, false, sizeof(uint32_t));
-    fw->rc_timed = g_array_new(false, false, sizeof(uint32_t));
-    fw->rq_err_watched = g_array_new(false, false, sizeof(uint32_t));
     fw->mcg = mlx5_mcg_table_new();
-    fw->roce_loopback = g_queue_new();
-    fw->timer_deadline = UINT64_MAX;
     mlx5_fw_reset(fw, "power-on");
+}
+
+static void fw_qp_gone(void *obj, void *fw_)
+{
+    Mlx5QueueHead *h = obj;
+    Mlx5Fw *fw = fw_;
+
+    if (h->kind == MLX5_QUEUE_QP) {
+        fw->dp_ops->qp_destroyed(fw->dp, obj);
+    }
+}
+
+/* The data path lets go of the objects before they are freed: every QP's
+ * state, then whatever it holds for the rest (held events, timers). */
+static void fw_datapath_reset(Mlx5Fw *fw)
+{
+    if (fw->dp_ops) {
+        mlx5_table_foreach(&fw->wq, fw_qp_gone, fw);
+        fw->dp_ops->reset(fw->dp);
+    }
 }
 
 void mlx5_fw_fini(Mlx5Fw *fw)
 {
+    fw_datapath_reset(fw);
 #define MLX5_TABLE_FINI_(n) mlx5_table_fini(&fw->n);
     MLX5_OBJ_TABLES(MLX5_TABLE_FINI_)
     g_free(fw->pages);
     fw->pages = NULL;
-    g_array_free(fw->cq_moderated, true);
-    fw->cq_moderated = NULL;
-    g_array_free(fw->rc_timed, true);
-    fw->rc_timed = NULL;
-    g_array_free(fw->rq_err_watched, true);
-    fw->rq_err_watched = NULL;
     g_hash_table_destroy(fw->mcg);
     fw->mcg = NULL;
-    g_queue_free_full(fw->roce_loopback, (GDestroyNotify)g_bytes_unref);
-    fw->roce_loopback = NULL;
+}
+
+void mlx5_fw_set_datapath(Mlx5Fw *fw, const Mlx5DataPathOps *ops, void *dp)
+{
+    fw->dp_ops = ops;
+    fw->dp = dp;
 }
 
 unsigned mlx5_fw_object_count(const Mlx5Fw *fw)
@@ -119,6 +133,7 @@ static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
 {
     unsigned total = 0, n;
 
+    fw_datapath_reset(fw);
     /* Flow tables reference groups, TIRs reference RQTs: free users first. */
     n = mlx5_table_clear(&fw->flow_table); total += n;
     if (n) mlx5emu_trace_fw_freed(why, "flow_table", n);
@@ -156,10 +171,6 @@ unsigned mlx5_fw_reset(Mlx5Fw *fw, const char *why)
     fw->cmdq_addr_h = fw->cmdq_addr_l = 0;
     fw->nic_interface = 0;
     fw->cmd_pending = 0;
-    g_array_set_size(fw->cq_moderated, 0);     /* a pending timer finds nothing */
-    g_array_set_size(fw->rc_timed, 0);
-    g_array_set_size(fw->rq_err_watched, 0);
-    g_queue_clear_full(fw->roce_loopback, (GDestroyNotify)g_bytes_unref);
     fw->ready_at_ns = fw->plat->clock_ns(fw->opaque) + MLX5_FW_BOOT_NS;
     mlx5_caps_init(fw);
     snprintf(fw->node_desc, sizeof(fw->node_desc), "mlx5emu ConnectX-6 Dx (emulated)");

@@ -92,13 +92,13 @@ void mlx5_mcg_qp_gone(Mlx5Fw *fw, uint32_t qpn)
  * the GID is a multicast one. */
 static unsigned mcg_check(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t qpn, const uint8_t *gid)
 {
-    Mlx5Wq *w = mlx5_qp_get(fw, qpn);
+    Mlx5Qp *qp = mlx5_qp_get(fw, qpn);
 
     c->obj = qpn;
-    if (!w) {
+    if (!qp) {
         return CMD_FAIL(c, BAD_RES, BAD_QP);
     }
-    if (w->qp_st != MLX5_QP_ST_UD) {
+    if (qp->st != MLX5_QP_ST_UD) {
         return CMD_FAIL(c, BAD_PARAM, QP_TYPE);
     }
     if (!mlx5_gid_is_multicast(gid)) {

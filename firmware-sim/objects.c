@@ -64,6 +64,17 @@ unsigned mlx5_table_count(const Mlx5Table *t)
     return g_hash_table_size(t->objs);
 }
 
+void mlx5_table_foreach(const Mlx5Table *t, void (*fn)(void *obj, void *user), void *user)
+{
+    GHashTableIter it;
+    gpointer obj;
+
+    g_hash_table_iter_init(&it, t->objs);
+    while (g_hash_table_iter_next(&it, NULL, &obj)) {
+        fn(obj, user);
+    }
+}
+
 unsigned mlx5_table_clear(Mlx5Table *t)
 {
     unsigned n = g_hash_table_size(t->objs);

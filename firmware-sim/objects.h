@@ -36,6 +36,8 @@ bool mlx5_table_insert_at(Mlx5Table *t, uint32_t id, void *obj);
 void *mlx5_table_get(const Mlx5Table *t, uint32_t id);
 bool mlx5_table_remove(Mlx5Table *t, uint32_t id);
 unsigned mlx5_table_count(const Mlx5Table *t);
+/* Call fn(obj, user) for every object (which fn must not add or remove). */
+void mlx5_table_foreach(const Mlx5Table *t, void (*fn)(void *obj, void *user), void *user);
 /* Free everything; returns how many objects were freed. */
 unsigned mlx5_table_clear(Mlx5Table *t);
 

@@ -33,6 +33,25 @@ typedef struct Mlx5TxOffload {
     uint16_t vlan_tci;          /* ... with this TCI */
 } Mlx5TxOffload;
 
+/* BAR0 as the platform maps it (real ConnectX: 32 MiB, 64-bit): the
+ * initialization segment at 0, the MSI-X table and PBA, then UAR pages
+ * from MLX5_FIRST_UAR_INDEX (pages 0-2: init segment; 4-7: MSI-X). */
+#define MLX5_BAR0_SIZE (32u << 20)
+#define MLX5_MSIX_TABLE_OFFSET 0x4000
+#define MLX5_MSIX_PBA_OFFSET 0x6000
+#define MLX5_FIRST_UAR_INDEX 8
+
+/* What the platform tells the firmware about the board. */
+typedef struct Mlx5FwConfig {
+    uint16_t fw_major, fw_minor, fw_sub;
+    uint8_t mac[6];
+    unsigned msix_vectors;
+    uint16_t device_id;
+    char psid[17];
+    bool cq_moderation;         /* advertise CQ event moderation */
+    bool roce_loopback;         /* RoCE to our own MAC comes back in (hw-rdma/transport.c) */
+} Mlx5FwConfig;
+
 typedef struct Mlx5Platform {
     /* Guest-physical memory.  Return 0 on success, -1 if any byte of the
      * range is not guest RAM (the device then answers the PRM way). */

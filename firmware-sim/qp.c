@@ -6,10 +6,9 @@
  * Concepts
  * --------
  * A QP lives in the work-queue table (QPs, SQs and RQs share a number
- * space) as an Mlx5Wq of kind MLX5_WQ_QP whose `qp` holds what only QPs
- * have: the QP context the driver established, kept as PRM bytes (one
- * owner: every attribute is read back from it with PRM_GET), and the send
- * queue.  The QP buffer holds the receive queue first (2^log_rq_size WQEs
+ * space) as an Mlx5Qp: the QP context the driver established, kept as PRM
+ * bytes (one owner: every attribute is read back from it with PRM_GET),
+ * its state, its send queue and its receive queue.  The QP buffer holds the receive queue first (2^log_rq_size WQEs
  * of 16 << log_rq_stride bytes, none with an SRQ or a zero-length RQ) and
  * the send queue after it (2^log_sq_size 64-byte basic blocks); the doorbell
  * record has the receive counter at +0 and the send counter at +4.
@@ -19,27 +18,14 @@
  * copies into the context the attributes IBA 11.2.4.2 lets that
  * transition set: its required attributes, and the optional ones its
  * opt_param_mask names (MLX5_QP_OPTPAR_*, Linux qp.h).
+ *
+ * The data path (hw-rdma) runs the QP: it hears of its creation, of every
+ * state change and of its end through Mlx5DataPathOps, and keeps its
+ * transport state (PSNs, WQEs in flight, timers) itself.
  */
 #include <string.h>
 
 #include "cmd.h"
-
-void mlx5_qp_free(Mlx5Qp *qp)
-{
-    if (qp) {
-        mlx5_ring_fini(&qp->sq.ring);
-        if (qp->rc.wqes) {
-            g_array_free(qp->rc.wqes, true);
-        }
-        g_free(qp);
-    }
-}
-
-Mlx5Wq *mlx5_qp_get(Mlx5Fw *fw, uint32_t qpn)
-{
-    Mlx5Wq *wq = mlx5_table_get(&fw->wq, qpn);
-    return wq && wq->kind == MLX5_WQ_QP ? wq : NULL;
-}
 
 /* --- context attributes per transition ------------------------------- */
 
@@ -172,7 +158,7 @@ static unsigned qp_check_refs(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *qpc)
 }
 
 /* Receive and send rings out of the one QP buffer, sizes within the caps. */
-static unsigned qp_rings(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *qpc, Mlx5Wq *w)
+static unsigned qp_rings(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *qpc, Mlx5Qp *qp)
 {
     const uint8_t *pas = PRM_PTR(create_qp_in, pas, c->in);
     uint64_t avail = c->inlen - PRM_BYTE_OFF(create_qp_in, pas);
@@ -192,22 +178,59 @@ static unsigned qp_rings(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *qpc, Mlx5Wq *w)
     if (log_page > 30) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
     }
-    if (has_rq && !mlx5_ring_init(&w->ring, pas, avail, log_rq, rq_stride, log_page, offset)) {
+    if (has_rq && !mlx5_ring_init(&qp->rq.ring, pas, avail, log_rq, rq_stride, log_page, offset)) {
         return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
     }
     if (!PRM_GET(qpc, no_sq, qpc) &&
-        !mlx5_ring_init(&w->qp->sq.ring, pas, avail, log_sq, 6, log_page,
+        !mlx5_ring_init(&qp->sq.ring, pas, avail, log_sq, 6, log_page,
                         (uint32_t)(offset + rq_bytes))) {
         return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
     }
     return MLX5_CMD_STAT_OK;
 }
 
+/* A new QP in RST from its context: the receive queue completes on
+ * cqn_rcv, the send queue (executed by hw-rdma/sq.c once the QP is in
+ * RTS) on cqn_snd; both share the doorbell record. */
+static Mlx5Qp *qp_new(const uint8_t *qpc)
+{
+    Mlx5Qp *qp = g_new0(Mlx5Qp, 1);
+
+    qp->kind = MLX5_QUEUE_QP;
+    qp->st = PRM_GET(qpc, st, qpc);
+    qp->state = MLX5_QP_STATE_RST;
+    qp->pd = PRM_GET(qpc, pd, qpc);
+    memcpy(qp->qpc, qpc, sizeof(qp->qpc));
+    PRM_SET(qpc, state, qp->qpc, MLX5_QP_STATE_RST);
+    qp->rq.cqn = PRM_GET(qpc, cqn_rcv, qpc);
+    qp->rq.pd = qp->pd;
+    qp->rq.dbr_addr = PRM_GET(qpc, dbr_addr, qpc);
+    qp->rq.user_index = PRM_GET(qpc, user_index, qpc);
+    qp->sq.cqn = PRM_GET(qpc, cqn_snd, qpc);
+    qp->sq.pd = qp->pd;
+    qp->sq.dbr_addr = qp->rq.dbr_addr;
+    qp->sq.user_index = qp->rq.user_index;
+    qp->sq.state = MLX5_RQC_STATE_RST;
+    qp->sq.qp = qp;
+    return qp;
+}
+
+static void qp_trace_create(const Mlx5Qp *qp)
+{
+    unsigned log_page = PRM_GET(qpc, log_page_size, qp->qpc) + 12;
+
+    mlx5emu_trace_qp_create(qp->num, qp->st, qp->sq.cqn, qp->rq.cqn,
+                            PRM_GET(qpc, log_sq_size, qp->qpc), PRM_GET(qpc, log_rq_size, qp->qpc),
+                            16u << PRM_GET(qpc, log_rq_stride, qp->qpc), log_page,
+                            mlx5_page_offset_bytes(PRM_GET(qpc, page_offset, qp->qpc), log_page),
+                            qp->sq.ring.npas ? qp->sq.ring.pas[0] : 0);
+}
+
 unsigned cmd_create_qp(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *qpc = PRM_PTR(create_qp_in, qpc, c->in);
-    Mlx5Wq *w;
     unsigned st = qp_check_refs(fw, c, qpc);
+    Mlx5Qp *qp;
 
     if (st != MLX5_CMD_STAT_OK) {
         return st;
@@ -216,76 +239,54 @@ unsigned cmd_create_qp(Mlx5Fw *fw, Mlx5Cmd *c)
         PRM_GET(create_qp_in, input_qpn, c->in)) {
         return CMD_FAIL(c, BAD_PARAM, NO_UMEM);
     }
-    w = g_new0(Mlx5Wq, 1);
-    w->kind = MLX5_WQ_QP;
-    w->qp = g_new0(Mlx5Qp, 1);
-    w->qp_st = PRM_GET(qpc, st, qpc);
-    w->pd = PRM_GET(qpc, pd, qpc);
-    w->cqn = PRM_GET(qpc, cqn_rcv, qpc);
-    w->dbr_addr = PRM_GET(qpc, dbr_addr, qpc);
-    w->user_index = PRM_GET(qpc, user_index, qpc);
-    w->state = MLX5_QP_STATE_RST;
-    memcpy(w->qp->qpc, qpc, sizeof(w->qp->qpc));
-    PRM_SET(qpc, state, w->qp->qpc, MLX5_QP_STATE_RST);
-    /* The send queue: executed by the SQ engine (hw-rdma/sq.c) once the
-     * QP is in RTS; its completions go to cqn_snd. */
-    w->qp->sq.kind = MLX5_WQ_SQ;
-    w->qp->sq.is_qp_sq = true;
-    w->qp->sq.cqn = PRM_GET(qpc, cqn_snd, qpc);
-    w->qp->sq.pd = w->pd;
-    w->qp->sq.dbr_addr = w->dbr_addr;
-    w->qp->sq.state = MLX5_RQC_STATE_RST;
-    st = qp_rings(fw, c, qpc, w);
+    qp = qp_new(qpc);
+    st = qp_rings(fw, c, qpc, qp);
     if (st != MLX5_CMD_STAT_OK) {
-        mlx5_wq_destroy(w);
+        mlx5_queue_destroy(qp);
         return st;
     }
-    if (!mlx5_table_alloc(&fw->wq, w, &w->num)) {
-        mlx5_wq_destroy(w);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    st = mlx5_cmd_add(c, &fw->wq, qp, &qp->num);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
     }
-    w->qp->sq.num = w->num;
-    if (w->qp_st == MLX5_QP_ST_QP1) {
-        fw->gsi_qpn = w->num;           /* the GSI QP: BTH destination QP 1 (hw-rdma/ud.c) */
+    qp->sq.num = qp->num;
+    PRM_SET(create_qp_out, qpn, c->out, qp->num);
+    qp_trace_create(qp);
+    if (fw->dp_ops) {
+        qp->dp = fw->dp_ops->qp_created(fw->dp, qp);
     }
-    c->obj = w->num;
-    PRM_SET(create_qp_out, qpn, c->out, w->num);
-    mlx5emu_trace_qp_create(w->num, w->qp_st, w->qp->sq.cqn, w->cqn,
-                            PRM_GET(qpc, log_sq_size, qpc), PRM_GET(qpc, log_rq_size, qpc),
-                            16u << PRM_GET(qpc, log_rq_stride, qpc),
-                            PRM_GET(qpc, log_page_size, qpc) + 12,
-                            mlx5_page_offset_bytes(PRM_GET(qpc, page_offset, qpc),
-                                                   PRM_GET(qpc, log_page_size, qpc) + 12),
-                            w->qp->sq.ring.npas ? w->qp->sq.ring.pas[0] : 0);
     return MLX5_CMD_STAT_OK;
 }
 
 unsigned cmd_destroy_qp(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t qpn = PRM_GET(destroy_qp_in, qpn, c->in);
+    Mlx5Qp *qp = mlx5_qp_get(fw, qpn);
 
     c->obj = qpn;
-    if (!mlx5_qp_get(fw, qpn)) {
+    if (!qp) {
         return CMD_FAIL(c, BAD_RES, BAD_QP);
     }
     mlx5_mcg_qp_gone(fw, qpn);
-    mlx5_table_remove(&fw->wq, qpn);
-    return MLX5_CMD_STAT_OK;
+    if (fw->dp_ops) {
+        fw->dp_ops->qp_destroyed(fw->dp, qp);
+    }
+    return mlx5_cmd_remove(c, &fw->wq, qpn, MLX5_SYND_BAD_QP);
 }
 
 unsigned cmd_query_qp(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Wq *w = mlx5_qp_get(fw, PRM_GET(query_qp_in, qpn, c->in));
+    Mlx5Qp *qp = mlx5_qp_get(fw, PRM_GET(query_qp_in, qpn, c->in));
     uint8_t *qpc = PRM_PTR(query_qp_out, qpc, c->out);
 
     c->obj = PRM_GET(query_qp_in, qpn, c->in);
-    if (!w) {
+    if (!qp) {
         return CMD_FAIL(c, BAD_RES, BAD_QP);
     }
-    memcpy(qpc, w->qp->qpc, PRM_BYTES(qpc));
-    PRM_SET(qpc, state, qpc, w->state);
-    PRM_SET(qpc, hw_sq_wqebb_counter, qpc, w->qp->sq.hw_counter & 0xffff);
-    PRM_SET(qpc, hw_rq_counter, qpc, w->hw_counter);
+    memcpy(qpc, qp->qpc, PRM_BYTES(qpc));
+    PRM_SET(qpc, state, qpc, qp->state);
+    PRM_SET(qpc, hw_sq_wqebb_counter, qpc, qp->sq.hw_counter & 0xffff);
+    PRM_SET(qpc, hw_rq_counter, qpc, qp->rq.hw_counter);
     return MLX5_CMD_STAT_OK;
 }
 
@@ -300,77 +301,33 @@ typedef struct QpTransition {
 } QpTransition;
 enum { QP_ANY = 0xff };
 
-static void rc_wqe_clear(void *p)
+static void qp_set_state(Mlx5Fw *fw, Mlx5Qp *qp, unsigned to)
 {
-    g_free(((Mlx5RcWqe *)p)->wqe);
-}
+    unsigned from = qp->state;
 
-/* The transport starts from the PSNs the driver set: the responder's at
- * RTR (next_rcv_psn), the requester's at RTS (next_send_psn, with the
- * retry budgets of retry_count and rnr_retry). */
-static void rc_seed(Mlx5Qp *qp, unsigned from, unsigned to)
-{
-    Mlx5RcState *rc = &qp->rc;
-
-    if (!rc->wqes) {
-        rc->wqes = g_array_new(false, false, sizeof(Mlx5RcWqe));
-        g_array_set_clear_func(rc->wqes, rc_wqe_clear);
-    }
-    if (to == MLX5_QP_STATE_RTR) {
-        rc->epsn = PRM_GET(qpc, next_rcv_psn, qp->qpc);
-        rc->msn = 0;
-        rc->in_msg = rc->nak_sent = rc->comm_est = false;
-        rc->recv.addr = 0;
-        memset(rc->res, 0, sizeof(rc->res));
-    } else if (to == MLX5_QP_STATE_RTS && from == MLX5_QP_STATE_RTR) {
-        rc->sq_psn = rc->una_psn = PRM_GET(qpc, next_send_psn, qp->qpc);
-    }
-    if (to == MLX5_QP_STATE_RTS) {
-        rc->retry_left = PRM_GET(qpc, retry_count, qp->qpc);
-        rc->rnr_left = PRM_GET(qpc, rnr_retry, qp->qpc);
-    } else if (to == MLX5_QP_STATE_RST) {
-        g_array_set_size(rc->wqes, 0);
-        rc->timer = MLX5_RC_TIMER_OFF;
-    }
-}
-
-static void qp_set_state(Mlx5Fw *fw, Mlx5Wq *w, unsigned to)
-{
-    Mlx5Wq *sq = &w->qp->sq;
-    unsigned from = w->state;
-
-    mlx5emu_trace_qp_state(w->num, w->state, to);
-    w->state = to;
-    PRM_SET(qpc, state, w->qp->qpc, to);
-    /* The send queue executes in RTS and SQD-bound states only; RST starts
-     * both queues over (IBA 10.3.1). */
-    sq->state = to == MLX5_QP_STATE_RTS ? MLX5_RQC_STATE_RDY
-              : to == MLX5_QP_STATE_ERR ? MLX5_RQC_STATE_ERR
-              : MLX5_RQC_STATE_RST;
+    mlx5emu_trace_qp_state(qp->num, from, to);
+    qp->state = to;
+    PRM_SET(qpc, state, qp->qpc, to);
+    /* The send queue executes in RTS only; RST starts both queues over
+     * (IBA 10.3.1). */
+    qp->sq.state = to == MLX5_QP_STATE_RTS ? MLX5_RQC_STATE_RDY
+                 : to == MLX5_QP_STATE_ERR ? MLX5_RQC_STATE_ERR
+                 : MLX5_RQC_STATE_RST;
     if (to == MLX5_QP_STATE_RST) {
-        sq->hw_counter = 0;
-        w->hw_counter = 0;
+        qp->sq.hw_counter = 0;
+        qp->rq.hw_counter = 0;
     }
-    rc_seed(w->qp, from, to);
-    if (to == MLX5_QP_STATE_ERR && from != MLX5_QP_STATE_ERR && fw->qp_error_hook) {
-        fw->qp_error_hook(fw, w);
+    if (fw->dp_ops) {
+        fw->dp_ops->qp_state_changed(fw->dp, qp, from, to);
     }
 }
 
-/* A send WQE completed in error (hw-rdma/sq.c): IBA 10.3.1 - an RC or XRC
- * QP goes to ERR, a UD, UC or special QP to SQER (the receive side goes
- * on); the send queue stops either way. */
-void mlx5_qp_send_error(Mlx5Fw *fw, uint32_t qpn)
+/* IBA 10.3.1: an RC or XRC QP goes to ERR, a UD, UC or special QP to SQER
+ * (the receive side goes on); the send queue stops either way. */
+void mlx5_qp_send_error(Mlx5Fw *fw, Mlx5Qp *qp)
 {
-    Mlx5Wq *w = mlx5_qp_get(fw, qpn);
-    bool connected;
-
-    if (!w) {
-        return;
-    }
-    connected = mlx5_qp_st_is_rc(w->qp_st);
-    qp_set_state(fw, w, connected ? MLX5_QP_STATE_ERR : MLX5_QP_STATE_SQER);
-    w->qp->sq.state = MLX5_RQC_STATE_ERR;
+    qp_set_state(fw, qp, mlx5_qp_st_is_rc(qp->st) ? MLX5_QP_STATE_ERR : MLX5_QP_STATE_SQER);
+    qp->sq.state = MLX5_RQC_STATE_ERR;
 }
 
 static unsigned qp_modify(Mlx5Fw *fw, Mlx5Cmd *c, const QpTransition *t)
@@ -381,13 +338,13 @@ static unsigned qp_modify(Mlx5Fw *fw, Mlx5Cmd *c, const QpTransition *t)
     uint32_t qpn = PRM_GET(rst2init_qp_in, qpn, c->in);
     uint32_t optpar = has_ctx ? PRM_GET(rst2init_qp_in, opt_param_mask, c->in) : 0;
     const uint8_t *in_qpc = PRM_PTR(rst2init_qp_in, qpc, c->in);
-    Mlx5Wq *w = mlx5_qp_get(fw, qpn);
+    Mlx5Qp *qp = mlx5_qp_get(fw, qpn);
 
     c->obj = qpn;
-    if (!w) {
+    if (!qp) {
         return CMD_FAIL(c, BAD_RES, BAD_QP);
     }
-    if (t->from != QP_ANY && w->state != t->from) {
+    if (t->from != QP_ANY && qp->state != t->from) {
         return CMD_FAIL(c, BAD_RES_STATE, BAD_QP_STATE);
     }
     if (has_ctx && (t->from == MLX5_QP_STATE_RST || (optpar & QP_OPTPAR_COUNTER_SET_ID)) &&
@@ -396,9 +353,9 @@ static unsigned qp_modify(Mlx5Fw *fw, Mlx5Cmd *c, const QpTransition *t)
         return CMD_FAIL(c, BAD_PARAM, BAD_INDEX);
     }
     if (has_ctx) {
-        qpc_apply(w->qp->qpc, in_qpc, optpar, t->req, t->nreq, t->path);
+        qpc_apply(qp->qpc, in_qpc, optpar, t->req, t->nreq, t->path);
     }
-    qp_set_state(fw, w, t->to);
+    qp_set_state(fw, qp, t->to);
     return MLX5_CMD_STAT_OK;
 }
 

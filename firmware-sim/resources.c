@@ -105,10 +105,10 @@ void mlx5_q_counter_inc(Mlx5Fw *fw, uint32_t set_id, Mlx5QCnt which)
 
 /* mlx5_ib puts the port's set (or the one `rdma statistic` bound) into
  * every QP's context at RST2INIT, RTS2RTS may change it (counters.c). */
-void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Wq *qp, Mlx5QCnt which)
+void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Qp *qp, Mlx5QCnt which)
 {
-    if (qp && qp->qp) {
-        mlx5_q_counter_inc(fw, PRM_GET(qpc, counter_set_id, qp->qp->qpc), which);
+    if (qp) {
+        mlx5_q_counter_inc(fw, PRM_GET(qpc, counter_set_id, qp->qpc), which);
     }
 }
 

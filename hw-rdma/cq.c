@@ -15,17 +15,17 @@
  * A period of 0 means no moderation; a count of 0 means the period alone.
  * cq_period_mode START_FROM_CQE restarts the period at every CQE (the
  * event waits for a pause in the traffic); START_FROM_EQE counts it from
- * the first CQE after arming.  Held CQs wait in fw->cq_moderated for the
+ * the first CQE after arming.  Held CQs wait in dp->cq_moderated for the
  * platform timer.
  */
 #include <string.h>
 
 #include "cqe.h"
-#include "rdma.h"
+#include "datapath.h"
 
-static void cq_event(Mlx5Fw *fw, Mlx5Cq *cq)
+static void cq_event(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
-    Mlx5Eq *eq = mlx5_table_get(&fw->eq, cq->eqn);
+    Mlx5Eq *eq = mlx5_table_get(&dp->fw->eq, cq->eqn);
     uint8_t data[28] = { 0 };
 
     cq->arm = 0;
@@ -37,20 +37,20 @@ static void cq_event(Mlx5Fw *fw, Mlx5Cq *cq)
     }
     prm_put_be32(data + 0x38 - 0x20, cq->cqn & 0xffffff);
     mlx5emu_trace_cq_event(cq->cqn, eq->eqn);
-    mlx5_eq_post(fw, eq, MLX5_EVENT_COMP, 0, data);
+    mlx5_eq_post(dp->fw, eq, MLX5_EVENT_COMP, 0, data);
 }
 
 /* An armed CQ got a CQE that may raise its event: now, or held. */
-static void cq_event_moderated(Mlx5Fw *fw, Mlx5Cq *cq)
+static void cq_event_moderated(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
     uint64_t now;
 
     if (cq->cq_period == 0 ||
         (cq->cq_max_count && ++cq->mod_cqes >= cq->cq_max_count)) {
-        cq_event(fw, cq);
+        cq_event(dp, cq);
         return;
     }
-    now = fw->plat->clock_ns(fw->opaque);
+    now = mlx5_dp_now(dp);
     if (cq->mod_deadline) {             /* already held */
         if (cq->cq_period_mode == MLX5_CQ_PERIOD_MODE_START_FROM_CQE) {
             cq->mod_deadline = now + cq->cq_period * 1000ull;
@@ -58,33 +58,38 @@ static void cq_event_moderated(Mlx5Fw *fw, Mlx5Cq *cq)
         return;
     }
     cq->mod_deadline = now + cq->cq_period * 1000ull;
-    g_array_append_val(fw->cq_moderated, cq->cqn);
+    g_ptr_array_add(dp->cq_moderated, cq);
     mlx5emu_trace_cq_event_held(cq->cqn, cq->cq_period, cq->cq_max_count);
-    mlx5_timer_request(fw, cq->mod_deadline);
+    mlx5_timer_request(dp, cq->mod_deadline);
 }
 
-uint64_t mlx5_cq_moderation_expire(Mlx5Fw *fw)
+uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp)
 {
-    uint64_t now = fw->plat->clock_ns(fw->opaque), next = UINT64_MAX;
-    GArray *held = fw->cq_moderated;
+    uint64_t now = mlx5_dp_now(dp), next = UINT64_MAX;
+    GPtrArray *held = dp->cq_moderated;
 
     for (guint i = 0; i < held->len;) {
-        Mlx5Cq *cq = mlx5_table_get(&fw->cq, g_array_index(held, uint32_t, i));
+        Mlx5Cq *cq = g_ptr_array_index(held, i);
 
-        if (cq && cq->mod_deadline && cq->mod_deadline > now) {
+        if (cq->mod_deadline && cq->mod_deadline > now) {
             next = MIN(next, cq->mod_deadline);
             i++;
             continue;
         }
-        if (cq && cq->mod_deadline && cq->arm) {
-            cq_event(fw, cq);
+        if (cq->mod_deadline && cq->arm) {
+            cq_event(dp, cq);
         }
-        g_array_remove_index_fast(held, i);  /* fired, destroyed or re-used */
+        g_ptr_array_remove_index_fast(held, i);     /* fired, or the event went */
     }
     return next;
 }
 
-static void cq_overrun(Mlx5Fw *fw, Mlx5Cq *cq)
+void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq)
+{
+    g_ptr_array_remove_fast(dp->cq_moderated, cq);
+}
+
+static void cq_overrun(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
     uint8_t data[28] = { 0 };
 
@@ -93,12 +98,13 @@ static void cq_overrun(Mlx5Fw *fw, Mlx5Cq *cq)
     prm_put_be32(data, cq->cqn & 0xffffff);
     data[0x0b] = 0x01;
     mlx5emu_trace_ub_cq_overrun(cq->cqn, cq->pi);
-    mlx5_guest_error(fw, "CQ 0x%x overrun", cq->cqn);
-    mlx5_eq_post_async(fw, MLX5_EVENT_CQ_ERROR, 0, data);
+    mlx5_guest_error(dp->fw, "CQ 0x%x overrun", cq->cqn);
+    mlx5_eq_post_async(dp->fw, MLX5_EVENT_CQ_ERROR, 0, data);
 }
 
-bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
+bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
 {
+    Mlx5Fw *fw = dp->fw;
     uint32_t ci;
     uint64_t addr;
     uint8_t dbr[4];
@@ -110,7 +116,7 @@ bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
     if (mlx5_dma_read(fw, cq->dbr_addr, dbr, 4) == 0) {
         ci = prm_be32(dbr) & 0xffffff;
         if (((cq->pi - ci) & 0xffffff) >= (1u << cq->ring.log_size)) {
-            cq_overrun(fw, cq);
+            cq_overrun(dp, cq);
             return false;
         }
     }
@@ -130,21 +136,21 @@ bool mlx5_cq_post(Mlx5Fw *fw, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
                       prm_be16(cqe + CQE_WQE_COUNTER), prm_be32(cqe + CQE_BYTE_CNT));
     cq->pi++;
     if (cq->arm == 1 || (cq->arm == 2 && solicited)) {
-        cq_event_moderated(fw, cq);
+        cq_event_moderated(dp, cq);
     }
     return true;
 }
 
 /* UAR + 0x20: dw0 = sn << 28 | cmd << 24 | ci (cmd 0: next, 1: solicited). */
-void mlx5_cq_arm_doorbell(Mlx5Fw *fw, uint32_t cqn, uint32_t dw0)
+void mlx5_cq_arm_doorbell(Mlx5DataPath *dp, uint32_t cqn, uint32_t dw0)
 {
-    Mlx5Cq *cq = mlx5_table_get(&fw->cq, cqn & 0xffffff);
+    Mlx5Cq *cq = mlx5_table_get(&dp->fw->cq, cqn & 0xffffff);
     uint32_t ci = dw0 & 0xffffff;
     unsigned cmd = (dw0 >> 24) & 0x3;
 
     if (!cq) {
         mlx5emu_trace_ub_cq_arm_unknown(cqn);
-        mlx5_guest_error(fw, "CQ arm doorbell for CQ 0x%x that does not exist", cqn);
+        mlx5_guest_error(dp->fw, "CQ arm doorbell for CQ 0x%x that does not exist", cqn);
         return;
     }
     if (cmd > 1) {
@@ -157,6 +163,6 @@ void mlx5_cq_arm_doorbell(Mlx5Fw *fw, uint32_t cqn, uint32_t dw0)
     mlx5emu_trace_cq_arm(cqn, ci, cmd, cq->pi & 0xffffff);
     /* CQEs already past the armed consumer index: notify at once. */
     if (((cq->pi - ci) & 0xffffff) != 0) {
-        cq_event(fw, cq);
+        cq_event(dp, cq);
     }
 }

@@ -1,27 +1,90 @@
 /*
- * BAR0 routing and the device as a whole (see rdma.h).
+ * The device as a whole (mlx5-dev.h): the firmware model and the data path
+ * side by side, BAR0 routing and UAR doorbells, the one platform timer, and
+ * the Mlx5DataPathOps through which the firmware tells the data path of
+ * the objects it runs (datapath.h).
  */
-#include "rdma.h"
+#include "datapath.h"
 
 enum {
     UAR_CQ_DOORBELL = 0x20,
     UAR_EQ_DOORBELL_ARM = 0x40,
     UAR_EQ_DOORBELL = 0x48,
     UAR_BF_BASE = 0x800,
+    UAR_BF_HALF = 0x100,        /* bf_reg_size / 2: one BlueFlame buffer */
     UAR_PAGE = 4096,
 };
 
-void mlx5_dev_init(Mlx5Device *d, const Mlx5Platform *plat, void *opaque,
-                   const Mlx5FwConfig *cfg)
+/* --- what the firmware tells the data path ----------------------------- */
+
+static void *dp_qp_created(void *dp, Mlx5Qp *qp)
 {
-    mlx5_fw_init(&d->fw, plat, opaque, cfg);
-    mlx5_rc_init(&d->fw);
-    d->latch_valid = false;
+    return mlx5_transport_qp_created(dp, qp);
 }
 
-void mlx5_dev_fini(Mlx5Device *d)
+static void dp_qp_state_changed(void *dp, Mlx5Qp *qp, unsigned from, unsigned to)
 {
-    mlx5_fw_fini(&d->fw);
+    mlx5_transport_qp_state(dp, qp, from, to);
+}
+
+static void dp_qp_destroyed(void *dp, Mlx5Qp *qp)
+{
+    mlx5_transport_qp_destroyed(dp, qp);
+}
+
+static void dp_cq_destroyed(void *dp, Mlx5Cq *cq)
+{
+    mlx5_cq_forget(dp, cq);
+}
+
+/* Every object is about to go: nothing held for them may outlive them.
+ * The QPs' transport state went first (dp_qp_destroyed, one by one). */
+static void dp_reset(void *opaque)
+{
+    Mlx5DataPath *dp = opaque;
+
+    g_ptr_array_set_size(dp->cq_moderated, 0);
+    mlx5_transport_reset(dp);
+    dp->rx_waiting = false;
+}
+
+static const Mlx5DataPathOps mlx5_dp_ops = {
+    .qp_created = dp_qp_created,
+    .qp_state_changed = dp_qp_state_changed,
+    .qp_destroyed = dp_qp_destroyed,
+    .cq_destroyed = dp_cq_destroyed,
+    .reset = dp_reset,
+};
+
+/* --- life cycle ---------------------------------------------------------- */
+
+Mlx5Device *mlx5_dev_new(const Mlx5Platform *plat, void *opaque, const Mlx5FwConfig *cfg)
+{
+    Mlx5Device *d = g_new0(Mlx5Device, 1);
+    Mlx5DataPath *dp = &d->dp;
+
+    mlx5_fw_init(&d->fw, plat, opaque, cfg);
+    dp->fw = &d->fw;
+    dp->timer_deadline = UINT64_MAX;
+    dp->cq_moderated = g_ptr_array_new();
+    dp->rc_timed = g_ptr_array_new();
+    dp->rq_err_watched = g_ptr_array_new();
+    dp->roce_loopback = g_queue_new();
+    mlx5_fw_set_datapath(&d->fw, &mlx5_dp_ops, dp);
+    return d;
+}
+
+void mlx5_dev_free(Mlx5Device *d)
+{
+    if (!d) {
+        return;
+    }
+    mlx5_fw_fini(&d->fw);           /* the data path lets go of every object first */
+    g_ptr_array_free(d->dp.cq_moderated, true);
+    g_ptr_array_free(d->dp.rc_timed, true);
+    g_ptr_array_free(d->dp.rq_err_watched, true);
+    g_queue_free(d->dp.roce_loopback);
+    g_free(d);
 }
 
 unsigned mlx5_dev_reset(Mlx5Device *d, const char *why)
@@ -29,6 +92,8 @@ unsigned mlx5_dev_reset(Mlx5Device *d, const char *why)
     d->latch_valid = false;
     return mlx5_fw_reset(&d->fw, why);
 }
+
+/* --- BAR0 ---------------------------------------------------------------- */
 
 uint64_t mlx5_dev_mmio_read(Mlx5Device *d, uint64_t addr, unsigned size)
 {
@@ -45,73 +110,81 @@ uint64_t mlx5_dev_mmio_read(Mlx5Device *d, uint64_t addr, unsigned size)
     return v;
 }
 
-/* A 64-bit doorbell at a UAR page. */
-static void uar_doorbell64(Mlx5Device *d, uint64_t addr, uint64_t val)
+/* A doorbell on a UAR page the driver was given (ALLOC_UAR). */
+static bool uar_allocated(Mlx5Device *d, uint64_t addr)
 {
     uint32_t page = (uint32_t)(addr / UAR_PAGE);
+
+    if (!mlx5_table_get(&d->fw.uar, page)) {
+        mlx5emu_trace_ub_uar_unallocated(page, (uint32_t)(addr % UAR_PAGE));
+        mlx5_guest_error(&d->fw, "doorbell on UAR page %u that is not allocated", page);
+        return false;
+    }
+    return true;
+}
+
+/* A 64-bit doorbell at a UAR page (Linux uar.c, cq.h, en/txrx.h):
+ *   +0x20      CQ arm, dw0 = sn << 28 | cmd << 24 | ci, dw1 = cqn
+ *   +0x800...  BlueFlame registers, two halves each; the first 8 bytes
+ *              written to a half are the WQE's ctrl dw0/dw1: an SQ doorbell. */
+static void uar_doorbell64(Mlx5Device *d, uint64_t addr, uint64_t val)
+{
     uint32_t off = (uint32_t)(addr % UAR_PAGE);
     uint32_t dw0 = (uint32_t)(val >> 32), dw1 = (uint32_t)val;
 
-    if (!mlx5_table_get(&d->fw.uar, page)) {
-        mlx5emu_trace_ub_uar_unallocated(page, off);
-        mlx5_guest_error(&d->fw, "doorbell on UAR page %u that is not allocated", page);
+    if (!uar_allocated(d, addr)) {
         return;
     }
     if (off == UAR_CQ_DOORBELL) {
-        mlx5_cq_arm_doorbell(&d->fw, dw1 & 0xffffff, dw0);
-    } else if (off >= UAR_BF_BASE && (off - UAR_BF_BASE) % 256 == 0) {
-        /* First 8 bytes of a BlueFlame half: ctrl segment dw0/dw1. */
-        mlx5_sq_doorbell(&d->fw, dw1 >> 8, (uint16_t)(dw0 >> 8));
-    } else if (off >= UAR_BF_BASE) {
-        /* Further 8-byte chunks of a BlueFlame WQE copy: the WQE is read
-         * from the ring, which holds the same bytes. */
-    } else {
-        mlx5emu_trace_ub_uar_write(page, off, val);
+        mlx5_cq_arm_doorbell(&d->dp, dw1 & 0xffffff, dw0);
+    } else if (off >= UAR_BF_BASE && (off - UAR_BF_BASE) % UAR_BF_HALF == 0) {
+        mlx5_sq_doorbell(&d->dp, dw1 >> 8, (uint16_t)(dw0 >> 8));
+    } else if (off < UAR_BF_BASE) {
+        mlx5emu_trace_ub_uar_write((uint32_t)(addr / UAR_PAGE), off, val);
     }
+    /* Further 8-byte chunks of a BlueFlame WQE copy: the WQE is read from
+     * the ring, which holds the same bytes. */
 }
 
-static void uar_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned size)
+/* 32-bit writes: EQ doorbells (+0x40 with, +0x48 without re-arm:
+ * eqn << 24 | ci), or a 64-bit doorbell in two halves, high half first,
+ * latched. */
+static void uar_write32(Mlx5Device *d, uint64_t addr, uint32_t val)
 {
     uint32_t off = (uint32_t)(addr % UAR_PAGE);
 
-    if (size == 4 && (off == UAR_EQ_DOORBELL_ARM || off == UAR_EQ_DOORBELL)) {
-        if (!mlx5_table_get(&d->fw.uar, (uint32_t)(addr / UAR_PAGE))) {
-            mlx5emu_trace_ub_uar_unallocated((uint32_t)(addr / UAR_PAGE), off);
-            return;
+    if (off == UAR_EQ_DOORBELL_ARM || off == UAR_EQ_DOORBELL) {
+        if (uar_allocated(d, addr)) {
+            mlx5_eq_doorbell(&d->fw, val, off == UAR_EQ_DOORBELL_ARM);
         }
-        mlx5_eq_doorbell(&d->fw, (uint32_t)val, off == UAR_EQ_DOORBELL_ARM);
-        return;
-    }
-    if (size == 8) {
-        uar_doorbell64(d, addr, val);
-        return;
-    }
-    /* 64-bit doorbells split into two 32-bit writes: high half first. */
-    if (size == 4 && (addr & 7) == 0) {
+    } else if ((addr & 7) == 0) {
         d->latch_addr = addr;
-        d->latch_hi = (uint32_t)val;
+        d->latch_hi = val;
         d->latch_valid = true;
-        return;
-    }
-    if (size == 4 && d->latch_valid && addr == d->latch_addr + 4) {
+    } else if (d->latch_valid && addr == d->latch_addr + 4) {
         d->latch_valid = false;
-        uar_doorbell64(d, d->latch_addr, (uint64_t)d->latch_hi << 32 | (uint32_t)val);
-        return;
+        uar_doorbell64(d, d->latch_addr, (uint64_t)d->latch_hi << 32 | val);
+    } else {
+        mlx5emu_trace_ub_uar_write((uint32_t)(addr / UAR_PAGE), off, val);
     }
-    mlx5emu_trace_ub_uar_write((uint32_t)(addr / UAR_PAGE), off, val);
 }
 
 void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned size)
 {
+    bool uar = addr >= (uint64_t)MLX5_FIRST_UAR_INDEX * UAR_PAGE && addr < MLX5_BAR0_SIZE;
+
     if (addr < MLX5_ISEG_SIZE) {
         mlx5_iseg_write(&d->fw, (uint32_t)addr, (uint32_t)val, size);
-    } else if (addr >= (uint64_t)MLX5_FIRST_UAR_INDEX * UAR_PAGE &&
-               addr < MLX5_BAR0_SIZE) {
-        uar_write(d, addr, val, size);
+    } else if (uar && size == 8) {
+        uar_doorbell64(d, addr, val);
+    } else if (uar && size == 4) {
+        uar_write32(d, addr, (uint32_t)val);
     } else {
         mlx5emu_trace_ub_mmio_write(addr, size, val);
     }
 }
+
+/* --- the rest of mlx5-dev.h ---------------------------------------------- */
 
 void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *f, uint64_t frames, uint64_t octets)
 {
@@ -125,7 +198,7 @@ void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *f, uint64_t frames, uint64
 
 bool mlx5_dev_commands_pending(const Mlx5Device *d)
 {
-    return d->fw.cmd_pending != 0;
+    return mlx5_cmdif_pending(&d->fw);
 }
 
 void mlx5_dev_run_commands(Mlx5Device *d)
@@ -133,27 +206,28 @@ void mlx5_dev_run_commands(Mlx5Device *d)
     mlx5_cmdif_run(&d->fw);
 }
 
-/* One platform timer serves CQ moderation and the RC ack and RNR timers:
- * it is set to the earliest deadline any of them asks for. */
-void mlx5_timer_request(Mlx5Fw *fw, uint64_t deadline)
+/* One platform timer serves the RoCE loopback queue, CQ moderation, the RC
+ * ack and RNR timers and the ERR receive flush: it is set to the earliest
+ * deadline any of them asks for. */
+void mlx5_timer_request(Mlx5DataPath *dp, uint64_t deadline)
 {
-    if (deadline < fw->timer_deadline) {
-        fw->timer_deadline = deadline;
-        fw->plat->timer_set(fw->opaque, deadline);
+    if (deadline < dp->timer_deadline) {
+        dp->timer_deadline = deadline;
+        dp->fw->plat->timer_set(dp->fw->opaque, deadline);
     }
 }
 
 void mlx5_dev_timer(Mlx5Device *d)
 {
-    Mlx5Fw *fw = &d->fw;
+    Mlx5DataPath *dp = &d->dp;
     uint64_t next;
 
-    fw->timer_deadline = UINT64_MAX;    /* it has fired */
-    next = mlx5_rc_loopback_run(fw);
-    next = MIN(next, mlx5_cq_moderation_expire(fw));
-    next = MIN(next, mlx5_rc_timer_expire(fw));
-    next = MIN(next, mlx5_rq_err_poll(fw));
-    mlx5_timer_request(fw, next);
+    dp->timer_deadline = UINT64_MAX;    /* it has fired */
+    next = mlx5_roce_loopback_run(dp);
+    next = MIN(next, mlx5_cq_moderation_expire(dp));
+    next = MIN(next, mlx5_rc_timer_expire(dp));
+    next = MIN(next, mlx5_rq_err_poll(dp));
+    mlx5_timer_request(dp, next);
 }
 
 void mlx5_dev_set_link(Mlx5Device *d, bool up)
@@ -163,13 +237,13 @@ void mlx5_dev_set_link(Mlx5Device *d, bool up)
 
 bool mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len)
 {
-    return mlx5_rx_frame(&d->fw, frame, len, true);
+    return mlx5_rx_frame(&d->dp, frame, len, true);
 }
 
 bool mlx5_dev_rx_retry(Mlx5Device *d)
 {
-    bool r = d->fw.rx_waiting;
+    bool r = d->dp.rx_waiting;
 
-    d->fw.rx_waiting = false;
+    d->dp.rx_waiting = false;
     return r;
 }

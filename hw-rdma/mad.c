@@ -15,7 +15,7 @@
  * tie REQ, REP, RTU, DREQ and DREP of one connection together.  Nothing
  * here is trusted or acted upon.
  */
-#include "rc.h"
+#include "transport.h"
 
 enum {
     MAD_MGMT_CLASS = 1, MAD_METHOD = 3, MAD_ATTR_ID = 16, MAD_HDR_BYTES = 24,

@@ -10,7 +10,7 @@
  * maps an address to itself; an MTT key maps start_addr + i through its
  * page list.  The translation is done once per segment, page by page.
  */
-#include "rdma.h"
+#include "datapath.h"
 
 static bool mkey_grants(const Mlx5Mkey *mk, Mlx5MkeyAccess acc)
 {
@@ -33,7 +33,7 @@ Mlx5Mkey *mlx5_mkey_usable(Mlx5Fw *fw, uint32_t key, uint32_t pd)
 }
 
 static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
-                            uint32_t len, Mlx5MkeyAccess acc)
+                            uint64_t len, Mlx5MkeyAccess acc)
 {
     Mlx5Mkey *mk = mlx5_mkey_usable(fw, key, pd);
 
@@ -45,6 +45,12 @@ static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr
         return NULL;
     }
     return mk;
+}
+
+bool mlx5_mkey_allows(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr, uint64_t len,
+                      Mlx5MkeyAccess acc)
+{
+    return mkey_check(fw, key, pd, addr, len, acc) != NULL;
 }
 
 /* Guest-physical address of `addr` in an MTT key, and how many bytes of

@@ -16,16 +16,6 @@
 #define RC_WINDOW 512
 #define RC_ACKREQ_EVERY 64
 
-bool mlx5_rc_is_rd_atomic(uint8_t opcode)
-{
-    return opcode == MLX5_OPCODE_ATOMIC_CS || opcode == MLX5_OPCODE_ATOMIC_FA;
-}
-
-static bool is_read_or_atomic(uint8_t opcode)
-{
-    return opcode == MLX5_OPCODE_RDMA_READ || mlx5_rc_is_rd_atomic(opcode);
-}
-
 /* Segments before the data segments: ctrl, then the remote address for
  * RDMA, then the atomic segment. */
 static unsigned first_data_seg(uint8_t opcode)
@@ -58,13 +48,14 @@ unsigned mlx5_rc_npkts(const Mlx5RcWqe *r, uint32_t mtu)
 static uint8_t wqe_msg_len(const Mlx5RcWqe *r, uint64_t *len)
 {
     return mlx5_wqe_msg_len(r->wqe, r->ds, first_data_seg(r->opcode),
-                            !is_read_or_atomic(r->opcode), len);
+                            !mlx5_rc_is_read_or_atomic(r->opcode), len);
 }
 
-bool mlx5_rc_wqe_sgl(const Mlx5RcWqe *r, uint32_t off, uint8_t *buf, uint32_t n,
-                     Mlx5Fw *fw, const Mlx5Wq *w, bool write)
+Mlx5SglStatus mlx5_rc_wqe_sgl(Mlx5DataPath *dp, const Mlx5QpTransport *t, const Mlx5RcWqe *r,
+                              uint32_t off, uint8_t *buf, uint32_t n, bool write)
 {
-    return mlx5_wqe_sgl(fw, w->pd, r->wqe, r->ds, first_data_seg(r->opcode), off, buf, n, write);
+    return mlx5_wqe_sgl(dp->fw, t->qp->pd, r->wqe, r->ds, first_data_seg(r->opcode), off, buf,
+                        n, write);
 }
 
 /* BTH opcodes for the packets of a message: FIRST, MIDDLE, LAST or ONLY;
@@ -94,25 +85,28 @@ static uint8_t pkt_opcode(uint8_t wqe_op, bool first, bool last)
 /* SEND / RDMA WRITE packets from r->next_psn on, while the window has
  * room.  An ACK is asked for on the last packet and on every
  * RC_ACKREQ_EVERY-th, so that a long message is acknowledged as it goes
- * and the window moves. */
-static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, uint32_t mtu)
+ * and the window moves.  Not OK: the gather of a packet failed. */
+static Mlx5SglStatus send_message(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWqe *r,
+                                  Mlx5RocePkt *p, uint32_t mtu)
 {
     const uint8_t *raddr = r->wqe + MLX5_DS_BYTES;
     bool rdma = r->opcode == MLX5_OPCODE_RDMA_WRITE || r->opcode == MLX5_OPCODE_RDMA_WRITE_IMM;
     unsigned n = mlx5_rc_npkts(r, mtu);
     uint8_t buf[4096];
+    Mlx5SglStatus st;
 
     for (unsigned i = (unsigned)psn_diff(r->next_psn, r->first_psn); i < n; i++) {
         uint32_t off = i * mtu, len = MIN(mtu, r->len - off);
         bool first = i == 0, last = i == n - 1;
 
-        if (psn_diff(r->next_psn, w->qp->rc.una_psn) >= RC_WINDOW) {
-            return true;
+        if (psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW) {
+            return MLX5_SGL_OK;
         }
-        if (!mlx5_rc_wqe_sgl(r, off, buf, len, fw, w, false)) {
-            return false;
+        st = mlx5_rc_wqe_sgl(dp, t, r, off, buf, len, false);
+        if (st != MLX5_SGL_OK) {
+            return st;
         }
-        p->opcode = mlx5_rc_transport(w) | pkt_opcode(r->opcode, first, last);
+        p->opcode = mlx5_rc_transport(t->qp) | pkt_opcode(r->opcode, first, last);
         p->xrc_srqn = r->xrc_srqn;
         p->psn = r->next_psn;
         p->ackreq = last || (p->psn % RC_ACKREQ_EVERY) == RC_ACKREQ_EVERY - 1;
@@ -124,15 +118,16 @@ static bool send_message(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, ui
             p->reth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
             p->reth.dma_len = r->len;
         }
-        mlx5_roce_send_frame(fw, w, p, buf, len);
+        mlx5_roce_send_frame(dp, t, p, buf, len);
         r->next_psn = psn_add(r->next_psn, 1);
     }
-    return true;
+    return MLX5_SGL_OK;
 }
 
 /* A READ request for the responses from r->next_psn on (IBA 9.4.4: a
  * resent READ asks for the rest of the data only), or an atomic request. */
-static void send_rd_atomic(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, uint32_t mtu)
+static void send_rd_atomic(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWqe *r,
+                           Mlx5RocePkt *p, uint32_t mtu)
 {
     const uint8_t *raddr = r->wqe + MLX5_DS_BYTES;
     const uint8_t *aseg = r->wqe + 2 * MLX5_DS_BYTES;
@@ -142,54 +137,56 @@ static void send_rd_atomic(Mlx5Fw *fw, Mlx5Wq *w, Mlx5RcWqe *r, Mlx5RocePkt *p, 
     p->ackreq = true;
     p->xrc_srqn = r->xrc_srqn;
     if (r->opcode == MLX5_OPCODE_RDMA_READ) {
-        p->opcode = mlx5_rc_transport(w) | MLX5_ROCE_RDMA_READ_REQUEST;
+        p->opcode = mlx5_rc_transport(t->qp) | MLX5_ROCE_RDMA_READ_REQUEST;
         p->reth.va = prm_be64(raddr + WQE_RADDR_VA) + skip;
         p->reth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
         p->reth.dma_len = r->len - MIN(skip, r->len);
     } else {
-        p->opcode = mlx5_rc_transport(w) | (r->opcode == MLX5_OPCODE_ATOMIC_CS
+        p->opcode = mlx5_rc_transport(t->qp) | (r->opcode == MLX5_OPCODE_ATOMIC_CS
                                             ? MLX5_ROCE_COMPARE_SWAP : MLX5_ROCE_FETCH_ADD);
         p->atomic_eth.va = prm_be64(raddr + WQE_RADDR_VA);
         p->atomic_eth.rkey = prm_be32(raddr + WQE_RADDR_RKEY);
         p->atomic_eth.swap_add = prm_be64(aseg + WQE_ATOMIC_SWAP_ADD);
         p->atomic_eth.compare = prm_be64(aseg + WQE_ATOMIC_COMPARE);
     }
-    mlx5_roce_send_frame(fw, w, p, NULL, 0);
+    mlx5_roce_send_frame(dp, t, p, NULL, 0);
     r->next_psn = psn_add(r->last_psn, 1);
 }
 
 /* Send what the window allows of WQE i from its next_psn; false if its
  * gather failed (it has then been failed, and the QP is in ERR). */
-static bool transmit(Mlx5Fw *fw, Mlx5Wq *w, guint i)
+static bool transmit(Mlx5DataPath *dp, Mlx5QpTransport *t, guint i)
 {
-    Mlx5RcWqe *r = &g_array_index(w->qp->rc.wqes, Mlx5RcWqe, i);
-    uint32_t mtu = mlx5_rc_mtu(w);
+    Mlx5RcWqe *r = &g_array_index(t->req.wqes, Mlx5RcWqe, i);
+    uint32_t mtu = mlx5_rc_mtu(t->qp);
+    Mlx5SglStatus st;
     Mlx5RocePkt p;
 
-    if (!mlx5_rc_pkt_init(fw, w, &p)) {
-        mlx5_guest_error(fw, "QP 0x%x: address path names no valid GID", w->num);
-        mlx5_rc_fail(fw, w, i, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+    if (!mlx5_rc_pkt_init(dp->fw, t->qp, &p)) {
+        mlx5_guest_error(dp->fw, "QP 0x%x: address path names no valid GID", t->qp->num);
+        mlx5_rc_fail(dp, t, i, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
         return false;
     }
     r->started = true;
-    if (is_read_or_atomic(r->opcode)) {
-        send_rd_atomic(fw, w, r, &p, mtu);
+    if (mlx5_rc_is_read_or_atomic(r->opcode)) {
+        send_rd_atomic(dp, t, r, &p, mtu);
         return true;
     }
-    if (!send_message(fw, w, r, &p, mtu)) {
-        mlx5_rc_fail(fw, w, i, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+    st = send_message(dp, t, r, &p, mtu);
+    if (st != MLX5_SGL_OK) {
+        mlx5_rc_fail(dp, t, i, mlx5_sgl_syndrome(st));
         return false;
     }
     return true;
 }
 
-void mlx5_rc_ack_timer_start(Mlx5Fw *fw, Mlx5Wq *w)
+void mlx5_rc_ack_timer_start(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
-    unsigned t = PRM_GET(ads, ack_timeout, PRM_PTR(qpc, primary_address_path, w->qp->qpc));
+    unsigned tmo = PRM_GET(ads, ack_timeout, PRM_PTR(qpc, primary_address_path, t->qp->qpc));
 
-    if (t) {
-        mlx5_rc_timer_start(fw, w, MLX5_RC_TIMER_ACK,
-                            MAX(4096ull << t, RC_MIN_ACK_TIMEOUT_NS));
+    if (tmo) {
+        mlx5_rc_timer_start(dp, t, MLX5_RC_TIMER_ACK,
+                            MAX(4096ull << tmo, RC_MIN_ACK_TIMEOUT_NS));
     }
 }
 
@@ -201,23 +198,23 @@ static bool all_sent(const Mlx5RcWqe *r)
 /* Send, in order, what has not gone out yet, as far as the window reaches;
  * a READ or atomic waits while 2^log_sra_max of them are outstanding (the
  * responder keeps no more). */
-void mlx5_rc_requester_run(Mlx5Fw *fw, Mlx5Wq *w)
+void mlx5_rc_requester_run(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
-    GArray *wqes = w->qp->rc.wqes;
-    unsigned limit = MIN(1u << PRM_GET(qpc, log_sra_max, w->qp->qpc), MLX5_RC_MAX_RD_ATOMIC);
+    GArray *wqes = t->req.wqes;
+    unsigned limit = MIN(1u << PRM_GET(qpc, log_sra_max, t->qp->qpc), MLX5_RC_MAX_RD_ATOMIC);
     unsigned rd_atomic = 0;
     bool sent = false;
 
-    for (guint i = 0; i < wqes->len && w->state == MLX5_QP_STATE_RTS; i++) {
+    for (guint i = 0; i < wqes->len && t->qp->state == MLX5_QP_STATE_RTS; i++) {
         Mlx5RcWqe *r = &g_array_index(wqes, Mlx5RcWqe, i);
-        bool ra = is_read_or_atomic(r->opcode);
+        bool ra = mlx5_rc_is_read_or_atomic(r->opcode);
 
         if (!all_sent(r)) {
             if ((ra && !r->started && rd_atomic >= limit) ||
-                psn_diff(r->next_psn, w->qp->rc.una_psn) >= RC_WINDOW) {
+                psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW) {
                 break;
             }
-            if (!transmit(fw, w, i)) {
+            if (!transmit(dp, t, i)) {
                 return;
             }
             sent = true;
@@ -227,18 +224,18 @@ void mlx5_rc_requester_run(Mlx5Fw *fw, Mlx5Wq *w)
         }
         rd_atomic += ra;
     }
-    if (sent && w->qp->rc.timer == MLX5_RC_TIMER_OFF) {
-        mlx5_rc_ack_timer_start(fw, w);
+    if (sent && t->req.timer == MLX5_RC_TIMER_OFF) {
+        mlx5_rc_ack_timer_start(dp, t);
     }
 }
 
 /* Go back N (IBA 9.7.4.1.4): everything sent from PSN `from` on goes
  * again, as the window allows. */
-void mlx5_rc_requester_resend(Mlx5Fw *fw, Mlx5Wq *w, uint32_t from)
+void mlx5_rc_requester_resend(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t from)
 {
-    GArray *wqes = w->qp->rc.wqes;
+    GArray *wqes = t->req.wqes;
 
-    mlx5emu_trace_rc_retransmit(w->num, from);
+    mlx5emu_trace_rc_retransmit(t->qp->num, from);
     for (guint i = 0; i < wqes->len; i++) {
         Mlx5RcWqe *r = &g_array_index(wqes, Mlx5RcWqe, i);
 
@@ -249,13 +246,14 @@ void mlx5_rc_requester_resend(Mlx5Fw *fw, Mlx5Wq *w, uint32_t from)
             r->next_psn = psn_before(from, r->first_psn) ? r->first_psn : from;
         }
     }
-    mlx5_rc_ack_timer_start(fw, w);
-    mlx5_rc_requester_run(fw, w);
+    mlx5_rc_ack_timer_start(dp, t);
+    mlx5_rc_requester_run(dp, t);
 }
 
 /* The checks of a send WQE before it is taken: an operation the RC
  * transport executes, its segments there, its length; 0 or the syndrome. */
-static uint8_t rc_post_checks(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RcWqe *r, uint32_t mtu)
+static uint8_t rc_post_checks(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5RcWqe *r,
+                              uint32_t mtu)
 {
     uint64_t len;
     uint8_t syndrome;
@@ -267,7 +265,7 @@ static uint8_t rc_post_checks(Mlx5Fw *fw, const Mlx5Wq *w, Mlx5RcWqe *r, uint32_
     if (syndrome) {
         return syndrome;
     }
-    if (len > mlx5_rc_max_msg(fw, w) || (mlx5_rc_is_rd_atomic(r->opcode) && len != 8)) {
+    if (len > mlx5_rc_max_msg(dp->fw, t->qp) || (mlx5_rc_is_rd_atomic(r->opcode) && len != 8)) {
         return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
     }
     r->len = (uint32_t)len;
@@ -291,68 +289,67 @@ static uint8_t *xrc_wqe_copy(const uint8_t *wqe, unsigned ds, Mlx5RcWqe *r)
 /* More WQEs outstanding than the send queue has slots: the driver reused
  * a slot it was never given back (undefined); the oldest goes, so a guest
  * cannot grow this without bound. */
-static void rc_append(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcWqe *r)
+static void rc_append(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcWqe *r)
 {
-    Mlx5RcState *rc = &w->qp->rc;
+    Mlx5Requester *req = &t->req;
 
-    if (rc->wqes->len >= (1u << w->qp->sq.ring.log_size)) {
-        mlx5_guest_error(fw, "QP 0x%x: more sends outstanding than send queue slots", w->num);
-        g_array_remove_index(rc->wqes, 0);
+    if (req->wqes->len >= (1u << t->qp->sq.ring.log_size)) {
+        mlx5_guest_error(dp->fw, "QP 0x%x: more sends outstanding than send queue slots",
+                         t->qp->num);
+        g_array_remove_index(req->wqes, 0);
     }
-    g_array_append_vals(rc->wqes, r, 1);
+    g_array_append_vals(req->wqes, r, 1);
 }
 
 /* A local WQE takes no PSN: it sits between its neighbours' ranges with
  * everything "sent" (next = first = last + 1), and the completer retires
  * it as soon as it is the oldest (rc-completer.c complete_oldest). */
-void mlx5_rc_post_local(Mlx5Fw *fw, Mlx5Wq *w, uint16_t index, uint8_t opcode,
-                        uint8_t fm_ce_se)
+void mlx5_rc_post_local(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe *w)
 {
-    Mlx5RcState *rc = &w->qp->rc;
+    Mlx5Requester *req = &t->req;
     Mlx5RcWqe r = {
-        .opcode = opcode, .wqe_index = index, .local = true, .started = true,
-        .signaled = fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE,
-        .solicited = fm_ce_se & MLX5_WQE_CTRL_SOLICITED,
-        .first_psn = rc->sq_psn, .next_psn = rc->sq_psn,
-        .last_psn = psn_add(rc->sq_psn, PSN_MASK),
+        .opcode = w->opcode, .wqe_index = w->index, .local = true, .started = true,
+        .signaled = w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE,
+        .solicited = w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED,
+        .first_psn = req->sq_psn, .next_psn = req->sq_psn,
+        .last_psn = psn_add(req->sq_psn, PSN_MASK),
     };
 
-    if (rc->wqes->len == 0) {
-        mlx5_rc_req_cqe(fw, w, &r, 0);
+    if (req->wqes->len == 0) {
+        mlx5_rc_req_cqe(dp, t, &r, 0);
         return;
     }
-    rc_append(fw, w, &r);
+    rc_append(dp, t, &r);
 }
 
 /* A send WQE of an RC or XRC QP (sq.c): checked, copied, given its PSNs
  * and started when its turn comes.  0, or the syndrome it fails with now
  * (sq.c writes that CQE; nothing of it has gone out). */
-uint8_t mlx5_rc_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint16_t index,
-                     uint8_t opcode, unsigned ds, uint8_t fm_ce_se)
+uint8_t mlx5_rc_post(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe *w)
 {
-    Mlx5RcState *rc = &w->qp->rc;
-    uint32_t mtu = mlx5_rc_mtu(w);
+    Mlx5Requester *req = &t->req;
+    uint32_t mtu = mlx5_rc_mtu(t->qp);
     uint8_t syndrome;
     Mlx5RcWqe r = {
-        .ds = (uint8_t)ds, .opcode = opcode, .wqe_index = index,
-        .signaled = fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE,
-        .solicited = fm_ce_se & MLX5_WQE_CTRL_SOLICITED,
+        .ds = w->ds, .opcode = w->opcode, .wqe_index = w->index,
+        .signaled = w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE,
+        .solicited = w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED,
     };
 
-    if (w->qp_st == MLX5_QP_ST_XRC && ds < 2) {
+    if (t->qp->st == MLX5_QP_ST_XRC && w->ds < 2) {
         return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
     }
-    r.wqe = w->qp_st == MLX5_QP_ST_XRC ? xrc_wqe_copy(wqe, ds, &r)
-                                       : g_memdup2(wqe, ds * MLX5_DS_BYTES);
-    syndrome = rc_post_checks(fw, w, &r, mtu);
+    r.wqe = t->qp->st == MLX5_QP_ST_XRC ? xrc_wqe_copy(w->bytes, w->ds, &r)
+                                       : g_memdup2(w->bytes, w->ds * MLX5_DS_BYTES);
+    syndrome = rc_post_checks(dp, t, &r, mtu);
     if (syndrome) {
         g_free(r.wqe);
         return syndrome;
     }
-    r.first_psn = r.next_psn = rc->sq_psn;
-    r.last_psn = psn_add(rc->sq_psn, mlx5_rc_npkts(&r, mtu) - 1);
-    rc->sq_psn = psn_add(r.last_psn, 1);
-    rc_append(fw, w, &r);
-    mlx5_rc_requester_run(fw, w);
+    r.first_psn = r.next_psn = req->sq_psn;
+    r.last_psn = psn_add(req->sq_psn, mlx5_rc_npkts(&r, mtu) - 1);
+    req->sq_psn = psn_add(r.last_psn, 1);
+    rc_append(dp, t, &r);
+    mlx5_rc_requester_run(dp, t);
     return 0;
 }

@@ -1,79 +1,334 @@
 /*
- * RC responder (see rc.c): requests with the expected PSN execute; the
- * answer is an ACK, a NAK, read responses or an atomic acknowledge.
+ * RC responder (see rc.c): a request with the expected PSN passes the
+ * responder's checks and executes; the answer is an ACK, a NAK, read
+ * responses or an atomic acknowledge.
+ *
+ * Concepts
+ * --------
+ * The checks run in the order of IBA 9.7.5.1 (and of Linux rxe_resp.c,
+ * one named function each): the opcode's place in the message sequence,
+ * the operation is one the QP allows and has responder resources for, the
+ * packet's length, the R_Key and range, a receive WQE for a SEND.  Each
+ * failure is a row of resp_errors[]: the NAK it answers with, the IBA
+ * responder error class (IBA 9.9.3.1), the completion of the receive WQE
+ * a SEND was filling, the Q counter, and whether the QP goes to ERR (and
+ * reports the NAK's affiliated event, rc.c mlx5_rc_nak).  A class B error
+ * (PSN sequence, RNR) leaves the QP as it was; class C and J errors end it.
  */
 #include <string.h>
 
 #include "rc.h"
 
+#define QCNT_NONE MLX5_QCNT__COUNT
+
+typedef enum {
+    RESP_OK,
+    RESP_ERR_PSN_SEQ,           /* a PSN ahead of the expected one */
+    RESP_ERR_RNR,               /* a SEND (or WRITE with immediate) and no receive WQE */
+    RESP_ERR_OP_SEQ,            /* FIRST inside a message, MIDDLE or LAST outside one */
+    RESP_ERR_OP_INVALID,        /* not a request of the RC transport */
+    RESP_ERR_NO_RESOURCE,       /* READ or atomic, and the QP has no responder resources */
+    RESP_ERR_LENGTH,            /* payload against the path MTU or the WRITE's DMA length */
+    RESP_ERR_MISALIGNED,        /* an atomic not on an 8-byte boundary */
+    RESP_ERR_OP_DISABLED,       /* the QP does not allow remote READ, WRITE or atomics */
+    RESP_ERR_RKEY,              /* the R_Key, its rights or its range */
+    RESP_ERR_XRC_SRQ,           /* the XRC SRQ named is not one of the QP's XRC domain */
+    RESP_ERR_RECV_LENGTH,       /* the SEND is longer than its receive WQE */
+    RESP_ERR_RECV_PROT,         /* the receive WQE's list is not writable */
+    RESP_ERR_INVALIDATE,        /* SEND with invalidate of a key it may not invalidate */
+} RespStatus;
+
+typedef struct RespError {
+    const char *name;
+    uint8_t aeth;               /* the NAK's AETH syndrome (AETH_KIND_RNR: + the timer) */
+    const char *iba_class;      /* IBA 9.9.3.1 responder error class */
+    uint8_t recv_syndrome;      /* the receive WQE being filled completes so (0: none) */
+    Mlx5QCnt counter;           /* the responder's Q counter */
+    bool qp_error;              /* the QP goes to ERR and reports the NAK's event */
+} RespError;
+
+static const RespError resp_errors[] = {
+    [RESP_ERR_PSN_SEQ] = { "PSN ahead of the expected one", AETH_NAK_PSN_SEQ, "B", 0,
+                           MLX5_QCNT_out_of_sequence, false },
+    [RESP_ERR_RNR] = { "no receive WQE", AETH_KIND_RNR, "B", 0,
+                       MLX5_QCNT_out_of_buffer, false },
+    [RESP_ERR_OP_SEQ] = { "opcode out of sequence", AETH_NAK_INVALID_REQ, "C",
+                          MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, QCNT_NONE, true },
+    [RESP_ERR_OP_INVALID] = { "not an RC request", AETH_NAK_INVALID_REQ, "C",
+                              MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, QCNT_NONE, true },
+    [RESP_ERR_NO_RESOURCE] = { "no responder resources for READ or atomics",
+                               AETH_NAK_INVALID_REQ, "C", 0, QCNT_NONE, true },
+    [RESP_ERR_LENGTH] = { "length against the path MTU or the DMA length",
+                          AETH_NAK_INVALID_REQ, "C", MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR,
+                          QCNT_NONE, true },
+    [RESP_ERR_MISALIGNED] = { "atomic not 8-byte aligned", AETH_NAK_INVALID_REQ, "C", 0,
+                              QCNT_NONE, true },
+    [RESP_ERR_OP_DISABLED] = { "operation not enabled on the QP", AETH_NAK_REMOTE_ACCESS, "C",
+                               0, MLX5_QCNT_resp_remote_access_errors, true },
+    [RESP_ERR_RKEY] = { "R_Key, rights or range", AETH_NAK_REMOTE_ACCESS, "C", 0,
+                        MLX5_QCNT_resp_remote_access_errors, true },
+    [RESP_ERR_XRC_SRQ] = { "not an XRC SRQ of the QP's domain", AETH_NAK_REMOTE_ACCESS, "C", 0,
+                           MLX5_QCNT_resp_remote_access_errors, true },
+    [RESP_ERR_RECV_LENGTH] = { "message longer than its receive WQE", AETH_NAK_INVALID_REQ, "C",
+                               MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+                               MLX5_QCNT_resp_local_length_error, true },
+    [RESP_ERR_RECV_PROT] = { "receive WQE not writable", AETH_NAK_REMOTE_ACCESS, "C",
+                             MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+                             MLX5_QCNT_resp_remote_access_errors, true },
+    [RESP_ERR_INVALIDATE] = { "key may not be invalidated", AETH_NAK_INVALID_REQ, "J",
+                              MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, QCNT_NONE, true },
+};
+
+static bool is_read_or_atomic_req(uint8_t code)
+{
+    return code == MLX5_ROCE_RDMA_READ_REQUEST || code == MLX5_ROCE_COMPARE_SWAP ||
+           code == MLX5_ROCE_FETCH_ADD;
+}
+
+static bool is_send(uint8_t code, const Mlx5RoceOpcode *op)
+{
+    return code <= MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE || (op->hdrs & MLX5_ROCE_HDR_IETH);
+}
+
+static bool is_write(uint8_t code)
+{
+    return code >= MLX5_ROCE_RDMA_WRITE_FIRST && code <= MLX5_ROCE_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+}
+
 /* The protection domain remote keys and receive WQEs are checked against:
  * the QP's, or on an XRC target the XRC SRQ's the request names (the
  * target QP itself is on a PD of mlx5_ib's own, qp.c create_xrc_tgt_qp). */
-static uint32_t resp_pd(Mlx5Fw *fw, const Mlx5Wq *w)
+static uint32_t resp_pd(Mlx5DataPath *dp, const Mlx5QpTransport *t)
 {
     Mlx5Srq *s;
 
-    if (w->qp_st != MLX5_QP_ST_XRC) {
-        return w->pd;
+    if (t->qp->st != MLX5_QP_ST_XRC) {
+        return t->qp->pd;
     }
-    s = mlx5_table_get(&fw->srq, w->qp->rc.xrc_srqn);
+    s = mlx5_table_get(&dp->fw->srq, t->resp.xrc_srqn);
     return s ? s->pd : 0;
 }
 
-/* An XRC request names an XRC SRQ of the target QP's XRC domain (IBA
- * A14.4.2); other requests pass. */
-static bool xrc_srq_ok(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
-{
-    Mlx5Srq *s;
-
-    if (w->qp_st != MLX5_QP_ST_XRC) {
-        return true;
-    }
-    s = mlx5_table_get(&fw->srq, p->xrc_srqn);
-    if (!s || s->kind != MLX5_SRQ_XRC || s->xrcd != PRM_GET(qpc, xrcd, w->qp->qpc)) {
-        mlx5emu_trace_rc_xrc_bad_srq(w->num, p->xrc_srqn);
-        return false;
-    }
-    w->qp->rc.xrc_srqn = s->num;
-    return true;
-}
-
-static void send_ack(Mlx5Fw *fw, Mlx5Wq *w, uint32_t psn, uint8_t syndrome)
+static void send_ack(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t psn, uint8_t syndrome)
 {
     Mlx5RocePkt p;
 
-    if (!mlx5_rc_pkt_init(fw, w, &p)) {
+    if (!mlx5_rc_pkt_init(dp->fw, t->qp, &p)) {
         return;
     }
-    p.opcode = mlx5_rc_transport(w) | MLX5_ROCE_ACKNOWLEDGE;
+    p.opcode = mlx5_rc_transport(t->qp) | MLX5_ROCE_ACKNOWLEDGE;
     p.psn = psn & PSN_MASK;
     p.aeth.syndrome = syndrome;
-    p.aeth.msn = w->qp->rc.msn & PSN_MASK;
+    p.aeth.msn = t->resp.msn & PSN_MASK;
     if ((syndrome & AETH_KIND_MASK) != AETH_KIND_ACK) {
-        mlx5emu_trace_rc_nak_sent(w->num, psn, syndrome);
+        mlx5emu_trace_rc_nak_sent(t->qp->num, psn, syndrome);
     }
-    if ((syndrome & AETH_KIND_MASK) == AETH_KIND_RNR) {
-        mlx5_qp_count(fw, w, MLX5_QCNT_out_of_buffer);     /* no receive WQE */
-    } else if (syndrome == AETH_NAK_REMOTE_ACCESS) {
-        mlx5_qp_count(fw, w, MLX5_QCNT_resp_remote_access_errors);
-    }
-    mlx5_roce_send_frame(fw, w, &p, NULL, 0);
+    mlx5_roce_send_frame(dp, t, &p, NULL, 0);
 }
 
 /* The CQE of the receive WQE the message filled; the WQE is done.  The
  * immediate field holds an invalidated key instead (mlx5_ib cq.c). */
-static void resp_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, uint8_t op,
+static void resp_cqe(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p, uint8_t op,
                      uint32_t bytes, uint8_t syndrome)
 {
     Mlx5RespCqe c = {
         .op = op, .syndrome = syndrome, .byte_cnt = bytes, .se = p->se,
         .imm = op == MLX5_CQE_RESP_SEND_INV ? p->ieth_rkey : p->imm_data,
-        .flags_rqpn = PRM_GET(qpc, remote_qpn, w->qp->qpc),
+        .flags_rqpn = PRM_GET(qpc, remote_qpn, t->qp->qpc),
     };
 
-    mlx5_rq_cqe(fw, w, &w->qp->rc.recv, &c);
-    w->qp->rc.recv.addr = 0;
+    mlx5_rq_cqe(dp, t, &t->resp.recv, &c);
+    t->resp.recv.addr = 0;
 }
+
+/* A check failed: the answer its row says.  A PSN sequence NAK goes once
+ * until the expected PSN comes (IBA 9.7.5.2.2, C9-108); an RNR NAK names
+ * the QP's RNR timer and leaves the PSN expected. */
+static void resp_error(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p,
+                       RespStatus st)
+{
+    const RespError *e = &resp_errors[st];
+    Mlx5Responder *resp = &t->resp;
+
+    mlx5emu_trace_rc_resp_err(t->qp->num, p->psn, e->name, e->iba_class, e->aeth);
+    mlx5_qp_count(dp->fw, t->qp, e->counter);
+    if (st == RESP_ERR_PSN_SEQ) {
+        if (!resp->nak_sent) {
+            resp->nak_sent = true;
+            send_ack(dp, t, resp->epsn, e->aeth);
+        }
+        return;
+    }
+    if (st == RESP_ERR_RNR) {
+        send_ack(dp, t, p->psn, AETH_KIND_RNR | PRM_GET(qpc, min_rnr_nak, t->qp->qpc));
+        return;
+    }
+    if (e->recv_syndrome && resp->recv.addr) {
+        resp_cqe(dp, t, p, MLX5_CQE_RESP_ERR, 0, e->recv_syndrome);
+    }
+    resp->nak_sent = false;
+    send_ack(dp, t, p->psn, e->aeth);
+    if (e->qp_error) {
+        /* IBA 11.6.3.1: the responder's QP fails too, and says why
+         * (mlx5_ib QP_REQ_ERR / QP_ACCESS_ERR). */
+        mlx5_eq_post_qp_srq(dp->fw, mlx5_rc_nak(e->aeth)->resp_event, t->qp->num,
+                            MLX5_EVENT_QUEUE_QP);
+        mlx5_rc_qp_error(dp, t);
+    }
+}
+
+/* --- the checks ----------------------------------------------------------- */
+
+/* An XRC request names an XRC SRQ of the target QP's XRC domain (IBA
+ * A14.4.2); other requests pass. */
+static RespStatus check_xrc_srq(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
+{
+    Mlx5Srq *s;
+
+    if (t->qp->st != MLX5_QP_ST_XRC) {
+        return RESP_OK;
+    }
+    s = mlx5_table_get(&dp->fw->srq, p->xrc_srqn);
+    if (!s || s->kind != MLX5_SRQ_XRC || s->xrcd != PRM_GET(qpc, xrcd, t->qp->qpc)) {
+        return RESP_ERR_XRC_SRQ;
+    }
+    t->resp.xrc_srqn = s->num;
+    return RESP_OK;
+}
+
+/* A multi-packet SEND or WRITE goes FIRST, MIDDLE..., LAST with nothing
+ * else in between (IBA 9.7.5.1.1: C9-86/C9-87). */
+static RespStatus check_op_seq(const Mlx5QpTransport *t, uint8_t code, const Mlx5RoceOpcode *op)
+{
+    bool first = op->flags & MLX5_ROCE_OPF_FIRST;
+
+    if (is_read_or_atomic_req(code)) {
+        return t->resp.in_msg ? RESP_ERR_OP_SEQ : RESP_OK;
+    }
+    return first == t->resp.in_msg ? RESP_ERR_OP_SEQ : RESP_OK;
+}
+
+/* An RC request the QP allows (qpc rwe, rre, rae: IBA 10.2.4 remote access
+ * enables), with responder resources for a READ or atomic: mlx5_ib
+ * encodes max_dest_rd_atomic 0 by clearing both rre and rae
+ * (qp.c set_qpc_atomic_flags); such a QP takes none (rxe check_resource). */
+static RespStatus check_op_valid(const Mlx5QpTransport *t, uint8_t code,
+                                 const Mlx5RoceOpcode *op)
+{
+    const uint8_t *qpc = t->qp->qpc;
+    bool atomic = code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD;
+
+    if (!is_send(code, op) && !is_write(code) && !is_read_or_atomic_req(code)) {
+        return RESP_ERR_OP_INVALID;
+    }
+    if (is_read_or_atomic_req(code) && !PRM_GET(qpc, rre, qpc) && !PRM_GET(qpc, rae, qpc)) {
+        return RESP_ERR_NO_RESOURCE;
+    }
+    if ((is_write(code) && !PRM_GET(qpc, rwe, qpc)) ||
+        (code == MLX5_ROCE_RDMA_READ_REQUEST && !PRM_GET(qpc, rre, qpc)) ||
+        (atomic && !PRM_GET(qpc, rae, qpc))) {
+        return RESP_ERR_OP_DISABLED;
+    }
+    return RESP_OK;
+}
+
+/* Packet lengths against the path MTU (IBA 9.7.5.1.1, C9-88..C9-90; rxe
+ * check_length): a FIRST or MIDDLE packet carries exactly one MTU, an ONLY
+ * at most one, a LAST 1 to one MTU.  A WRITE's bytes stay within the DMA
+ * length its RETH named and fill it by its last packet (IBA 9.7.5.1.2,
+ * C9-92); a READ or WRITE asks for at most the largest message. */
+static RespStatus check_length(Mlx5DataPath *dp, const Mlx5QpTransport *t,
+                               const Mlx5RocePkt *p, const Mlx5RoceOpcode *op)
+{
+    uint32_t mtu = mlx5_rc_mtu(t->qp), n = (uint32_t)p->payload_len;
+    bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
+    uint32_t done = first ? 0 : t->resp.msg_off;
+    uint32_t dma_len = first ? p->reth.dma_len : t->resp.write_len;
+
+    if (!mtu) {
+        return RESP_ERR_LENGTH;
+    }
+    if ((op->flags & MLX5_ROCE_OPF_PAYLOAD) &&
+        (last ? n > mtu || (!first && n == 0) : n != mtu)) {
+        return RESP_ERR_LENGTH;
+    }
+    if ((op->hdrs & MLX5_ROCE_HDR_RETH) && p->reth.dma_len > mlx5_rc_max_msg(dp->fw, t->qp)) {
+        return RESP_ERR_LENGTH;
+    }
+    if (is_write(p->opcode & 0x1f) &&
+        (n > dma_len - MIN(done, dma_len) || (last && done + n != dma_len))) {
+        return RESP_ERR_LENGTH;
+    }
+    return RESP_OK;
+}
+
+/* The R_Key allows the whole range a WRITE's first packet or a READ
+ * names (IBA 9.7.5.1.2, C9-91; 10.6.3.5), the 8 bytes of an atomic,
+ * naturally aligned (IBA 9.4.5, C9-35). */
+static RespStatus check_rkey(Mlx5DataPath *dp, const Mlx5QpTransport *t,
+                             const Mlx5RocePkt *p, uint8_t code)
+{
+    Mlx5Fw *fw = dp->fw;
+    uint32_t pd = resp_pd(dp, t);
+
+    if (code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD) {
+        if (p->atomic_eth.va & 7) {
+            return RESP_ERR_MISALIGNED;
+        }
+        return mlx5_mkey_allows(fw, p->atomic_eth.rkey, pd, p->atomic_eth.va, 8,
+                                MLX5_MKEY_REMOTE_READ_ATOMIC) ? RESP_OK : RESP_ERR_RKEY;
+    }
+    if (!(mlx5_roce_opcode(p->opcode)->hdrs & MLX5_ROCE_HDR_RETH) || p->reth.dma_len == 0) {
+        return RESP_OK;             /* a later packet, or nothing to touch */
+    }
+    return mlx5_mkey_allows(fw, p->reth.rkey, pd, p->reth.va, p->reth.dma_len,
+                            code == MLX5_ROCE_RDMA_READ_REQUEST ? MLX5_MKEY_REMOTE_READ
+                                                                : MLX5_MKEY_REMOTE_WRITE)
+           ? RESP_OK : RESP_ERR_RKEY;
+}
+
+/* A SEND takes its receive WQE at its first packet, a WRITE with
+ * immediate at its last (IBA 9.7.5.1.1, 9.7.5.1.2); an SRQ's next WQE may
+ * go to another QP before this message ends. */
+static RespStatus check_recv_wqe(Mlx5DataPath *dp, Mlx5QpTransport *t, uint8_t code,
+                                 const Mlx5RoceOpcode *op)
+{
+    bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
+    bool imm = op->hdrs & MLX5_ROCE_HDR_IMMDT;
+
+    if (((is_send(code, op) && first) || (is_write(code) && imm && last)) &&
+        !mlx5_rq_take(dp, t, &t->resp.recv)) {
+        return RESP_ERR_RNR;
+    }
+    return RESP_OK;
+}
+
+/* Every check, in order; the first that fails says how. */
+static RespStatus resp_checks(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p,
+                              const Mlx5RoceOpcode *op)
+{
+    uint8_t code = p->opcode & 0x1f;
+    RespStatus st = check_xrc_srq(dp, t, p);
+
+    if (st == RESP_OK) {
+        st = check_op_seq(t, code, op);
+    }
+    if (st == RESP_OK) {
+        st = check_op_valid(t, code, op);
+    }
+    if (st == RESP_OK) {
+        st = check_length(dp, t, p, op);
+    }
+    if (st == RESP_OK) {
+        st = check_rkey(dp, t, p, code);
+    }
+    if (st == RESP_OK) {
+        st = check_recv_wqe(dp, t, code, op);
+    }
+    return st;
+}
+
+/* --- execution ------------------------------------------------------------ */
 
 /* The last packet of a SEND with invalidate (IBA 10.6.7.2.3 / 9.4.1.1):
  * the R_Key it names stops working, then the receive completes saying so
@@ -82,99 +337,102 @@ static void resp_cqe(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, uint8_t op,
  * QP's PD's and allow remote invalidation (en_rinval, set by REG_MR); if
  * not, the receive fails with a remote invalid request and so does the
  * sender's WQE (IBA 11.6.2, class J as in Soft-RoCE). */
-static uint8_t send_inval_done(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+static RespStatus send_inval_done(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
 {
-    Mlx5RcState *rc = &w->qp->rc;
-    Mlx5Mkey *mk = mlx5_mkey_usable(fw, p->ieth_rkey, resp_pd(fw, w));
+    Mlx5Mkey *mk = mlx5_mkey_usable(dp->fw, p->ieth_rkey, resp_pd(dp, t));
 
     if (!mk || !mk->en_rinval) {
-        mlx5emu_trace_rc_invalidate(w->num, p->ieth_rkey, "refused");
-        resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
-        return AETH_NAK_INVALID_REQ;
+        mlx5emu_trace_rc_invalidate(t->qp->num, p->ieth_rkey, "refused");
+        return RESP_ERR_INVALIDATE;
     }
     mk->free = true;
-    mlx5emu_trace_rc_invalidate(w->num, p->ieth_rkey, "key freed");
-    rc->msn++;
-    resp_cqe(fw, w, p, MLX5_CQE_RESP_SEND_INV, rc->msg_off, 0);
-    return AETH_ACK;
+    mlx5emu_trace_rc_invalidate(t->qp->num, p->ieth_rkey, "key freed");
+    t->resp.msn++;
+    resp_cqe(dp, t, p, MLX5_CQE_RESP_SEND_INV, t->resp.msg_off, 0);
+    return RESP_OK;
 }
 
-/* SEND and RDMA WRITE packets (IBA 9.7.5.1.1-2); the AETH syndrome to
- * answer with (AETH_ACK: all is well). */
-static uint8_t do_send_write(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p,
-                             const Mlx5RoceOpcode *op)
+/* A SEND packet into the receive WQE (IBA 9.7.5.1.1); a WQE too short
+ * fails locally (IBA 9.9.3.1.1) and the requester learns of an invalid
+ * request, one not writable of a protection error. */
+static RespStatus place_send(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
 {
-    Mlx5RcState *rc = &w->qp->rc;
-    uint8_t code = p->opcode & 0x1f;
-    bool send = code <= MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE || (op->hdrs & MLX5_ROCE_HDR_IETH);
-    bool imm = op->hdrs & MLX5_ROCE_HDR_IMMDT;
-    bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
-    Mlx5ScatterStatus st;
+    Mlx5SglStatus st = mlx5_rq_scatter(dp, &t->resp.recv, t->resp.msg_off, p->payload,
+                                       p->payload_len);
 
-    if (first == rc->in_msg) {
-        return AETH_NAK_INVALID_REQ;        /* FIRST inside a message, MIDDLE outside */
+    if (st == MLX5_SGL_OK) {
+        return RESP_OK;
     }
-    if (!send && !PRM_GET(qpc, rwe, w->qp->qpc)) {
-        return AETH_NAK_REMOTE_ACCESS;      /* the QP does not allow remote writes */
+    return st == MLX5_SGL_BAD_KEY ? RESP_ERR_RECV_PROT : RESP_ERR_RECV_LENGTH;
+}
+
+/* An RDMA WRITE packet through the rkey of its first one (IBA 9.7.5.1.2). */
+static RespStatus place_write(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
+{
+    Mlx5Responder *resp = &t->resp;
+
+    if (p->payload_len &&
+        mlx5_mkey_dma(dp->fw, resp->write_rkey, resp_pd(dp, t), resp->write_va + resp->msg_off,
+                      (void *)p->payload, (uint32_t)p->payload_len,
+                      MLX5_MKEY_REMOTE_WRITE) != MLX5_MKEY_OK) {
+        return RESP_ERR_RKEY;
     }
-    if (!send && first) {
-        mlx5_qp_count(fw, w, MLX5_QCNT_rx_write_requests);
-    }
+    return RESP_OK;
+}
+
+/* SEND and RDMA WRITE packets, checked; the last completes the message
+ * (a WRITE's CQE, with immediate only, carries its length too: IBA
+ * 11.4.2.1). */
+static RespStatus do_send_write(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p,
+                                const Mlx5RoceOpcode *op)
+{
+    Mlx5Responder *resp = &t->resp;
+    uint8_t code = p->opcode & 0x1f;
+    bool send = is_send(code, op), imm = op->hdrs & MLX5_ROCE_HDR_IMMDT;
+    bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
+    RespStatus st;
+
     if (first) {
-        rc->msg_off = 0;
-        if (op->hdrs & MLX5_ROCE_HDR_RETH) {
-            rc->write_va = p->reth.va;
-            rc->write_rkey = p->reth.rkey;
+        resp->msg_off = 0;
+        if (!send) {
+            mlx5_qp_count(dp->fw, t->qp, MLX5_QCNT_rx_write_requests);
+            resp->write_va = p->reth.va;
+            resp->write_rkey = p->reth.rkey;
+            resp->write_len = p->reth.dma_len;
         }
     }
-    /* A SEND takes its receive WQE at its first packet, a WRITE with
-     * immediate at its last; an SRQ's next WQE may go to another QP
-     * before this message ends. */
-    if (((send && first) || (!send && imm && last)) && !mlx5_rq_take(fw, w, &rc->recv)) {
-        return AETH_KIND_RNR | PRM_GET(qpc, min_rnr_nak, w->qp->qpc);
+    st = send ? place_send(dp, t, p) : place_write(dp, t, p);
+    if (st != RESP_OK) {
+        return st;
     }
-    if (send && (st = mlx5_rq_scatter(fw, &rc->recv, rc->msg_off, p->payload, p->payload_len))) {
-        /* The receive WQE fails locally (IBA 9.9.3.1.1); the requester
-         * learns of an invalid request (too long) or a protection error. */
-        resp_cqe(fw, w, p, MLX5_CQE_RESP_ERR, 0, st == MLX5_SCATTER_LENGTH
-                 ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
-        if (st == MLX5_SCATTER_LENGTH) {
-            mlx5_qp_count(fw, w, MLX5_QCNT_resp_local_length_error);
-        }
-        return st == MLX5_SCATTER_LENGTH ? AETH_NAK_INVALID_REQ : AETH_NAK_REMOTE_ACCESS;
-    }
-    if (!send && p->payload_len &&
-        mlx5_mkey_dma(fw, rc->write_rkey, resp_pd(fw, w), rc->write_va + rc->msg_off, (void *)p->payload,
-                      (uint32_t)p->payload_len, MLX5_MKEY_REMOTE_WRITE) != MLX5_MKEY_OK) {
-        return AETH_NAK_REMOTE_ACCESS;
-    }
-    rc->msg_off += (uint32_t)p->payload_len;
-    rc->in_msg = !last;
+    resp->msg_off += (uint32_t)p->payload_len;
+    resp->in_msg = !last;
     if (last && (op->hdrs & MLX5_ROCE_HDR_IETH)) {
-        return send_inval_done(fw, w, p);
+        return send_inval_done(dp, t, p);
     }
     if (last) {
-        rc->msn++;
+        resp->msn++;
         if (send || imm) {
-            resp_cqe(fw, w, p, !send ? MLX5_CQE_RESP_WR_IMM
+            resp_cqe(dp, t, p, !send ? MLX5_CQE_RESP_WR_IMM
                                : imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND,
-                     rc->msg_off, 0);        /* a WRITE's length too (IBA 11.4.2.1) */
+                     resp->msg_off, 0);
         }
     }
-    return AETH_ACK;
+    return RESP_OK;
 }
 
 /* Read responses for `res` from PSN `from` on: FIRST (or ONLY) opens
  * them, the AETH on the first and last carries the MSN (IBA 9.7.5.1.6).
  * Memory is read now, packet by packet: a replay reads it again. */
-static void read_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res, uint32_t from)
+static void read_respond(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcRes *res,
+                         uint32_t from)
 {
-    uint32_t mtu = mlx5_rc_mtu(w);
+    uint32_t mtu = mlx5_rc_mtu(t->qp);
     unsigned n = (unsigned)psn_diff(res->last_psn, res->first_psn) + 1;
     uint8_t buf[4096];
     Mlx5RocePkt p;
 
-    if (!mlx5_rc_pkt_init(fw, w, &p)) {
+    if (!mlx5_rc_pkt_init(dp->fw, t->qp, &p)) {
         return;
     }
     p.aeth.syndrome = AETH_ACK;
@@ -182,132 +440,104 @@ static void read_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res, uint32_t f
         uint32_t off = i * mtu, len = MIN(mtu, res->len - off);
         bool first = psn_add(res->first_psn, i) == from, last = i == n - 1;
 
-        if (len && mlx5_mkey_dma(fw, res->rkey, resp_pd(fw, w), res->va + off, buf, len,
+        if (len && mlx5_mkey_dma(dp->fw, res->rkey, resp_pd(dp, t), res->va + off, buf, len,
                                  MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK) {
-            mlx5_guest_error(fw, "QP 0x%x: READ source no longer readable", w->num);
+            mlx5_guest_error(dp->fw, "QP 0x%x: READ source no longer readable", t->qp->num);
             return;
         }
-        p.opcode = mlx5_rc_transport(w) | (first && last ? MLX5_ROCE_RDMA_READ_RESPONSE_ONLY
-                                   : first ? MLX5_ROCE_RDMA_READ_RESPONSE_FIRST
-                                   : last ? MLX5_ROCE_RDMA_READ_RESPONSE_LAST
-                                   : MLX5_ROCE_RDMA_READ_RESPONSE_MIDDLE);
+        p.opcode = mlx5_rc_transport(t->qp) | (first && last ? MLX5_ROCE_RDMA_READ_RESPONSE_ONLY
+                                         : first ? MLX5_ROCE_RDMA_READ_RESPONSE_FIRST
+                                         : last ? MLX5_ROCE_RDMA_READ_RESPONSE_LAST
+                                         : MLX5_ROCE_RDMA_READ_RESPONSE_MIDDLE);
         p.psn = psn_add(res->first_psn, i);
-        p.aeth.msn = w->qp->rc.msn & PSN_MASK;
-        mlx5_roce_send_frame(fw, w, &p, buf, len);
+        p.aeth.msn = t->resp.msn & PSN_MASK;
+        mlx5_roce_send_frame(dp, t, &p, buf, len);
     }
 }
 
-static void atomic_respond(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RcRes *res)
+static void atomic_respond(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcRes *res)
 {
     Mlx5RocePkt p;
 
-    if (!mlx5_rc_pkt_init(fw, w, &p)) {
+    if (!mlx5_rc_pkt_init(dp->fw, t->qp, &p)) {
         return;
     }
-    p.opcode = mlx5_rc_transport(w) | MLX5_ROCE_ATOMIC_ACKNOWLEDGE;
+    p.opcode = mlx5_rc_transport(t->qp) | MLX5_ROCE_ATOMIC_ACKNOWLEDGE;
     p.psn = res->first_psn;
     p.aeth.syndrome = AETH_ACK;
-    p.aeth.msn = w->qp->rc.msn & PSN_MASK;
+    p.aeth.msn = t->resp.msn & PSN_MASK;
     p.atomic_ack_orig = res->orig;
-    mlx5_roce_send_frame(fw, w, &p, NULL, 0);
+    mlx5_roce_send_frame(dp, t, &p, NULL, 0);
 }
 
-static Mlx5RcRes *res_new(Mlx5RcState *rc)
+/* The next responder resource, in turn: the oldest result goes. */
+static Mlx5RcRes *res_new(Mlx5Responder *resp, Mlx5RcResKind kind, uint32_t first_psn,
+                          uint32_t last_psn)
 {
-    Mlx5RcRes *res = &rc->res[rc->res_next++ % MLX5_RC_MAX_RD_ATOMIC];
+    Mlx5RcRes *res = &resp->res[resp->res_next++ % MLX5_RC_MAX_RD_ATOMIC];
 
-    memset(res, 0, sizeof(*res));
+    *res = (Mlx5RcRes) { .kind = kind, .first_psn = first_psn, .last_psn = last_psn };
+    resp->msn++;
+    resp->epsn = psn_add(last_psn, 1);
     return res;
 }
 
-/* RDMA READ request (IBA 9.7.5.1.3): checked once, answered with
+/* RDMA READ request (IBA 9.7.5.1.3), checked: answered with
  * ceil(len / MTU) responses, one PSN each. */
-static uint8_t do_read(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+static void do_read(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
 {
-    Mlx5RcState *rc = &w->qp->rc;
-    uint32_t mtu = mlx5_rc_mtu(w), len = p->reth.dma_len;
-    Mlx5RcRes *res;
-    uint8_t probe;
+    uint32_t mtu = mlx5_rc_mtu(t->qp), len = p->reth.dma_len;
+    Mlx5RcRes *res = res_new(&t->resp, MLX5_RC_RES_READ, p->psn,
+                             psn_add(p->psn, len ? (len + mtu - 1) / mtu - 1 : 0));
 
-    if (!PRM_GET(qpc, rre, w->qp->qpc)) {
-        return AETH_NAK_REMOTE_ACCESS;
-    }
-    if (!mtu || len > mlx5_rc_max_msg(fw, w)) {
-        return AETH_NAK_INVALID_REQ;
-    }
-    /* The whole range must be readable: its first and last byte. */
-    if (len && (mlx5_mkey_dma(fw, p->reth.rkey, resp_pd(fw, w), p->reth.va, &probe, 1,
-                              MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK ||
-                mlx5_mkey_dma(fw, p->reth.rkey, resp_pd(fw, w), p->reth.va + len - 1, &probe, 1,
-                              MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK)) {
-        return AETH_NAK_REMOTE_ACCESS;
-    }
-    res = res_new(rc);
-    res->kind = MLX5_RC_RES_READ;
-    res->first_psn = p->psn;
-    res->last_psn = psn_add(p->psn, len ? (len + mtu - 1) / mtu - 1 : 0);
     res->va = p->reth.va;
     res->rkey = p->reth.rkey;
     res->len = len;
-    rc->msn++;
-    rc->epsn = psn_add(res->last_psn, 1);
-    read_respond(fw, w, res, res->first_psn);
-    return AETH_ACK;
+    mlx5_qp_count(dp->fw, t->qp, MLX5_QCNT_rx_read_requests);
+    read_respond(dp, t, res, res->first_psn);
 }
 
-/* CmpSwap / FetchAdd (IBA 9.7.5.1.4): executed once, its result kept for
- * a duplicate. */
-static uint8_t do_atomic(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+/* CmpSwap / FetchAdd (IBA 9.7.5.1.4), checked: executed once, its result
+ * kept for a duplicate. */
+static RespStatus do_atomic(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
 {
-    Mlx5RcState *rc = &w->qp->rc;
     bool cas = (p->opcode & 0x1f) == MLX5_ROCE_COMPARE_SWAP;
     uint64_t orig;
     Mlx5RcRes *res;
 
-    if (!PRM_GET(qpc, rae, w->qp->qpc)) {
-        return AETH_NAK_REMOTE_ACCESS;
-    }
-    if (p->atomic_eth.va & 7) {
-        return AETH_NAK_INVALID_REQ;        /* C9-35: naturally aligned */
-    }
-    if (mlx5_mkey_atomic(fw, p->atomic_eth.rkey, resp_pd(fw, w), p->atomic_eth.va, cas,
+    if (mlx5_mkey_atomic(dp->fw, p->atomic_eth.rkey, resp_pd(dp, t), p->atomic_eth.va, cas,
                          p->atomic_eth.swap_add, p->atomic_eth.compare, &orig) != MLX5_MKEY_OK) {
-        return AETH_NAK_REMOTE_ACCESS;
+        return RESP_ERR_RKEY;
     }
-    res = res_new(rc);
-    res->kind = MLX5_RC_RES_ATOMIC;
-    res->first_psn = res->last_psn = p->psn;
+    res = res_new(&t->resp, MLX5_RC_RES_ATOMIC, p->psn, p->psn);
     res->orig = orig;
-    rc->msn++;
-    rc->epsn = psn_add(p->psn, 1);
-    atomic_respond(fw, w, res);
-    return AETH_ACK;
+    mlx5_qp_count(dp->fw, t->qp, MLX5_QCNT_rx_atomic_requests);
+    atomic_respond(dp, t, res);
+    return RESP_OK;
 }
 
 /* A request with a PSN already executed (IBA 9.7.5.1.4, C9-103): SEND and
  * WRITE are acknowledged again (the latest PSN) but not redone; READ and
  * atomics are answered from the kept record; an unknown one is dropped. */
-static void duplicate(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
+static void duplicate(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
 {
-    Mlx5RcState *rc = &w->qp->rc;
-    uint8_t code = p->opcode & 0x1f;
+    Mlx5Responder *resp = &t->resp;
 
-    mlx5emu_trace_rc_duplicate(w->num, p->psn);
-    mlx5_qp_count(fw, w, MLX5_QCNT_duplicate_request);
-    if (code != MLX5_ROCE_RDMA_READ_REQUEST && code != MLX5_ROCE_COMPARE_SWAP &&
-        code != MLX5_ROCE_FETCH_ADD) {
-        send_ack(fw, w, psn_add(rc->epsn, PSN_MASK), AETH_ACK);
+    mlx5emu_trace_rc_duplicate(t->qp->num, p->psn);
+    mlx5_qp_count(dp->fw, t->qp, MLX5_QCNT_duplicate_request);
+    if (!is_read_or_atomic_req(p->opcode & 0x1f)) {
+        send_ack(dp, t, psn_add(resp->epsn, PSN_MASK), AETH_ACK);
         return;
     }
     for (unsigned i = 0; i < MLX5_RC_MAX_RD_ATOMIC; i++) {
-        Mlx5RcRes *res = &rc->res[i];
+        Mlx5RcRes *res = &resp->res[i];
 
         if (res->kind && !psn_before(p->psn, res->first_psn) &&
             !psn_before(res->last_psn, p->psn)) {
             if (res->kind == MLX5_RC_RES_READ) {
-                read_respond(fw, w, res, p->psn);
+                read_respond(dp, t, res, p->psn);
             } else {
-                atomic_respond(fw, w, res);
+                atomic_respond(dp, t, res);
             }
             return;
         }
@@ -315,64 +545,46 @@ static void duplicate(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p)
     mlx5emu_trace_rc_rx_drop("duplicate READ/atomic not among the kept ones");
 }
 
-void mlx5_rc_responder(Mlx5Fw *fw, Mlx5Wq *w, const Mlx5RocePkt *p, const Mlx5RoceOpcode *op)
+/* Execute a request that passed the checks; a SEND or WRITE acknowledges
+ * itself when asked to (AckReq), READs and atomics by their responses. */
+static RespStatus resp_execute(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p,
+                               const Mlx5RoceOpcode *op)
 {
-    Mlx5RcState *rc = &w->qp->rc;
     uint8_t code = p->opcode & 0x1f;
-    uint8_t aeth;
+    RespStatus st;
 
-    if (p->psn != rc->epsn) {
-        if (psn_before(p->psn, rc->epsn)) {
-            duplicate(fw, w, p);
-            return;
-        }
-        mlx5_qp_count(fw, w, MLX5_QCNT_out_of_sequence);
-        if (!rc->nak_sent) {                        /* a gap: ask for a resend once */
-            rc->nak_sent = true;
-            send_ack(fw, w, rc->epsn, AETH_NAK_PSN_SEQ);
-        }
-        return;
-    }
-    if (!xrc_srq_ok(fw, w, p)) {
-        aeth = AETH_NAK_REMOTE_ACCESS;
-    } else if (rc->in_msg && (code == MLX5_ROCE_RDMA_READ_REQUEST ||
-                              code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD)) {
-        aeth = AETH_NAK_INVALID_REQ;                /* inside a SEND or WRITE */
-    } else if (code == MLX5_ROCE_RDMA_READ_REQUEST) {
-        aeth = do_read(fw, w, p);
-    } else if (code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD) {
-        aeth = do_atomic(fw, w, p);
-    } else if (code <= MLX5_ROCE_RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
-               code == MLX5_ROCE_SEND_LAST_WITH_INVALIDATE ||
-               code == MLX5_ROCE_SEND_ONLY_WITH_INVALIDATE) {
-        aeth = do_send_write(fw, w, p, op);
-    } else {
-        aeth = AETH_NAK_INVALID_REQ;                /* not a request of RC */
-    }
-    if ((aeth & AETH_KIND_MASK) == AETH_KIND_RNR) { /* the PSN stays expected */
-        send_ack(fw, w, p->psn, aeth);
-        return;
-    }
-    rc->nak_sent = false;
-    if (aeth != AETH_ACK) {
-        /* The responder's QP fails too, and says why (IBA 11.6.3.1:
-         * invalid request, access violation; mlx5_ib QP_REQ_ERR/ACCESS_ERR). */
-        send_ack(fw, w, p->psn, aeth);
-        mlx5_eq_post_qp_srq(fw, aeth == AETH_NAK_REMOTE_ACCESS ? MLX5_EVENT_WQ_ACCESS_ERROR
-                                : MLX5_EVENT_WQ_INVAL_REQ_ERROR, w->num, MLX5_EVENT_QUEUE_QP);
-        mlx5_rc_qp_error(fw, w);
-        return;
-    }
     if (code == MLX5_ROCE_RDMA_READ_REQUEST) {
-        mlx5_qp_count(fw, w, MLX5_QCNT_rx_read_requests);
-        return;                                     /* answered, epsn advanced */
+        do_read(dp, t, p);
+        return RESP_OK;
     }
     if (code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD) {
-        mlx5_qp_count(fw, w, MLX5_QCNT_rx_atomic_requests);
+        return do_atomic(dp, t, p);
+    }
+    st = do_send_write(dp, t, p, op);
+    if (st == RESP_OK) {
+        t->resp.epsn = psn_add(t->resp.epsn, 1);
+        if (p->ackreq) {
+            send_ack(dp, t, p->psn, AETH_ACK);
+        }
+    }
+    return st;
+}
+
+void mlx5_rc_responder(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p,
+                       const Mlx5RoceOpcode *op)
+{
+    RespStatus st;
+
+    if (psn_before(p->psn, t->resp.epsn)) {
+        duplicate(dp, t, p);
         return;
     }
-    rc->epsn = psn_add(rc->epsn, 1);
-    if (p->ackreq) {
-        send_ack(fw, w, p->psn, AETH_ACK);
+    st = p->psn != t->resp.epsn ? RESP_ERR_PSN_SEQ : resp_checks(dp, t, p, op);
+    if (st == RESP_OK) {
+        t->resp.nak_sent = false;
+        st = resp_execute(dp, t, p, op);
+    }
+    if (st != RESP_OK) {
+        resp_error(dp, t, p, st);
     }
 }

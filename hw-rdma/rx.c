@@ -6,7 +6,7 @@
  * rx_hash_field_selector picks (Toeplitz with the TIR's key, PRM "RSS")
  * and indexes its RQT.  The RQ is a legacy cyclic RQ: the driver posts
  * receive WQEs (scatter lists through the PA mkey) and advances the RQ
- * doorbell record (dbr + 0), with no MMIO write.  The device fills the
+ * doorbell record (dbr + 0), with no MMIO write (queue.c).  The device fills the
  * next WQE and writes a RESP_SEND CQE with the byte count, the WQE
  * counter, the RSS hash, the L3/L4 header types, checksum results
  * (hds_ip_ext L3_OK/L4_OK, check_sum = ones'-complement sum from the L3
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cqe.h"
-#include "rdma.h"
+#include "datapath.h"
 #include "steering.h"
 #include "toeplitz.h"
 
@@ -70,13 +70,12 @@ static uint32_t rss_hash(const Mlx5Tir *t, const Mlx5PktInfo *pi, uint8_t *type)
     return mlx5_toeplitz(t->toeplitz_key, in, n);
 }
 
-static Mlx5Wq *tir_select_rq(Mlx5Fw *fw, uint32_t tirn, const Mlx5PktInfo *pi,
+static Mlx5Rq *tir_select_rq(Mlx5Fw *fw, uint32_t tirn, const Mlx5PktInfo *pi,
                              uint32_t *hash, uint8_t *htype)
 {
     Mlx5Tir *t = mlx5_table_get(&fw->tir, tirn);
     uint32_t rqn;
     Mlx5Rqt *rqt;
-    Mlx5Wq *rq;
 
     *hash = 0;
     *htype = 0;
@@ -93,8 +92,7 @@ static Mlx5Wq *tir_select_rq(Mlx5Fw *fw, uint32_t tirn, const Mlx5PktInfo *pi,
         *hash = rss_hash(t, pi, htype);
         rqn = rqt->rqn[*hash % rqt->actual_size];
     }
-    rq = mlx5_table_get(&fw->wq, rqn);
-    return rq && rq->kind == MLX5_WQ_RQ ? rq : NULL;
+    return mlx5_rq_get(fw, rqn);
 }
 
 /* Ones'-complement sum of n bytes (RFC 1071), not folded to 16 bits. */
@@ -168,140 +166,105 @@ static void rx_drop(size_t len, const char *why)
     mlx5emu_trace_rx_drop((unsigned)len, why);
 }
 
-/* Scatter the frame into the WQE's data segments. */
-static const char *rq_scatter(Mlx5Fw *fw, Mlx5Wq *rq, uint64_t wqe, const uint8_t *f,
-                              size_t len)
-{
-    unsigned nseg = (1u << rq->ring.log_stride) / 16;
-    size_t done = 0;
-    uint8_t ds[16];
-
-    for (unsigned i = 0; i < nseg && done < len; i++) {
-        uint32_t bc, lkey, chunk;
-        uint64_t addr;
-        if (mlx5_dma_read(fw, wqe + 16 * i, ds, sizeof(ds))) {
-            return "receive WQE not in guest memory";
-        }
-        /* Bit 31 is MLX5_HW_START_PADDING, which mlx5e sets on every
-         * receive segment: a flag, not part of the length. */
-        bc = prm_be32(ds) & 0x7fffffff;
-        lkey = prm_be32(ds + 4);
-        addr = prm_be64(ds + 8);
-        if (lkey == 0x100 || bc == 0) {
-            break;                      /* MLX5_INVALID_LKEY ends the list */
-        }
-        chunk = (uint32_t)MIN((size_t)bc, len - done);
-        switch (mlx5_mkey_dma(fw, lkey, rq->pd, addr, (uint8_t *)f + done, chunk,
-                              MLX5_MKEY_LOCAL_WRITE)) {
-        case MLX5_MKEY_OK:
-            break;
-        case MLX5_MKEY_PROT:
-            return "bad lkey in receive WQE";
-        case MLX5_MKEY_NO_MEM:
-            return "receive buffer not in guest memory";
-        }
-        done += chunk;
-    }
-    return done == len ? NULL : "frame larger than the receive WQE";
-}
-
 /* A receive WQE the frame cannot be scattered into: the WQE completes with
  * a responder error CQE and the RQ moves to the error state (PRM "Error
  * Handling"; mlx5e_handle_rx_err_cqe() counts it and its RX reporter
  * recovers the RQ through MODIFY_RQ ERR -> RST -> RDY). */
-static void rq_error(Mlx5Fw *fw, Mlx5Wq *rq, Mlx5Cq *cq, const char *why)
+static void rq_error(Mlx5DataPath *dp, Mlx5Rq *rq, Mlx5Cq *cq, Mlx5SglStatus st)
 {
-    uint8_t cqe[64] = { 0 };
-    uint8_t syndrome = strstr(why, "lkey") ? MLX5_CQE_SYNDROME_LOCAL_PROT_ERR
-                                           : MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+    uint8_t cqe[MLX5_CQE_BYTES] = { 0 };
+    uint8_t syndrome = mlx5_sgl_syndrome(st);
+    uint16_t index = (uint16_t)rq->rq.hw_counter;
 
-    mlx5emu_trace_rq_wqe_err(rq->num, rq->hw_counter & 0xffff, syndrome, why);
-    mlx5_guest_error(fw, "RQ 0x%x WQE %u: %s", rq->num, rq->hw_counter & 0xffff, why);
-    prm_put_be16(cqe + CQE_WQE_COUNTER, (uint16_t)rq->hw_counter);
+    mlx5emu_trace_rq_wqe_err(rq->num, index, syndrome, mlx5_sgl_status_name(st));
+    mlx5_guest_error(dp->fw, "RQ 0x%x WQE %u: %s", rq->num, index, mlx5_sgl_status_name(st));
+    prm_put_be16(cqe + CQE_WQE_COUNTER, index);
     prm_put_be32(cqe + CQE_SOP_DROP_QPN, rq->num & 0xffffff);
     cqe[CQE_ERR_SYNDROME] = syndrome;
     cqe[CQE_OP_OWN] = MLX5_CQE_RESP_ERR << 4;
-    rq->hw_counter = (uint16_t)(rq->hw_counter + 1);
+    rq->rq.hw_counter = (uint16_t)(index + 1);
     rq->state = MLX5_RQC_STATE_ERR;
-    mlx5_cq_post(fw, cq, cqe, false);
+    mlx5_cq_post(dp, cq, cqe, false);
 }
 
-/* Whether the driver has posted a receive WQE the device has not used. */
-static bool rq_has_wqe(Mlx5Fw *fw, Mlx5Wq *rq)
+/* The WQEs the driver has posted and the device has not used yet. */
+static uint32_t rq_posted(Mlx5DataPath *dp, const Mlx5Rq *rq)
 {
-    uint8_t dbr[4];
+    uint32_t n;
 
-    return mlx5_dma_read(fw, rq->dbr_addr, dbr, 4) == 0 &&
-           (uint16_t)(prm_be32(dbr) - rq->hw_counter) != 0;
+    return mlx5_dbr_posted(dp, rq->rq.dbr_addr, rq->rq.hw_counter, &rq->rq.ring, rq->num, &n)
+           ? n : 0;
 }
 
-static void rq_deliver(Mlx5Fw *fw, Mlx5Wq *rq, uint8_t *f, size_t len,
-                       const Mlx5PktInfo *pi, uint32_t hash, uint8_t htype, uint32_t tag)
+/* What a received frame's CQE says besides its WQE (PRM "Completion Queue
+ * Entry", responder CQE of an Ethernet RQ). */
+static void rx_cqe_fill(uint8_t *cqe, const uint8_t *f, size_t len, const Mlx5PktInfo *pi,
+                        uint32_t hash, uint8_t htype, uint16_t tci, bool stripped)
 {
-    Mlx5Cq *cq = mlx5_table_get(&fw->cq, rq->cqn);
-    uint8_t cqe[64] = { 0 }, dbr[4];
-    uint16_t tci = 0;
-    bool strip = pi->vlan && !rq->vsd;
-    uint64_t wqe;
-    const char *why;
     uint8_t l3 = pi->ip_version == 4 ? CQE_L3_HDR_IPV4 : pi->ip_version == 6 ? CQE_L3_HDR_IPV6 : 0;
     uint8_t l4 = !pi->l4_off ? 0 : pi->ip_protocol == 6 ? CQE_L4_HDR_TCP : CQE_L4_HDR_UDP;
-    uint8_t hds = rx_csum_flags(f, len, pi);
     uint16_t l3sum = pi->l3_off ? csum_fold(csum_add(0, f + pi->l3_off, len - pi->l3_off)) : 0;
+
+    prm_put_be32(cqe + CQE_RSS_HASH_RESULT, hash);
+    cqe[CQE_RSS_HASH_TYPE] = htype;
+    prm_put_be16(cqe + CQE_CHECK_SUM, l3sum);
+    cqe[CQE_L4_L3_HDR_TYPE - 1] = rx_csum_flags(f, len, pi);    /* hds_ip_ext */
+    cqe[CQE_L4_L3_HDR_TYPE] = (uint8_t)(l4 << 4 | l3 << 2 | (stripped ? 1 : 0));
+    prm_put_be16(cqe + CQE_VLAN_INFO, tci);
+    prm_put_be32(cqe + CQE_BYTE_CNT, (uint32_t)len);
+    cqe[CQE_OP_OWN] = MLX5_CQE_RESP_SEND << 4;
+}
+
+static void rq_deliver(Mlx5DataPath *dp, Mlx5Rq *rq, uint8_t *f, size_t len,
+                       const Mlx5PktInfo *pi, uint32_t hash, uint8_t htype, uint32_t tag)
+{
+    Mlx5Cq *cq = mlx5_table_get(&dp->fw->cq, rq->rq.cqn);
+    uint8_t cqe[MLX5_CQE_BYTES] = { 0 };
+    bool strip = pi->vlan && !rq->vsd;
+    uint16_t tci = strip ? pi->vlan_tci : 0;
+    uint64_t wqe;
+    Mlx5SglStatus st;
 
     if (rq->state != MLX5_RQC_STATE_RDY || !cq) {
         rx_drop(len, "RQ not ready");
         return;
     }
-    if (mlx5_dma_read(fw, rq->dbr_addr, dbr, 4)) {
-        rx_drop(len, "RQ doorbell record not in guest memory");
-        return;
-    }
-    if ((uint16_t)(prm_be32(dbr) - rq->hw_counter) == 0) {
-        mlx5_q_counter_inc(fw, rq->counter_set_id, MLX5_QCNT_out_of_buffer);
-        fw->counters.rx_out_of_buffer++;
+    if (rq_posted(dp, rq) == 0) {
+        mlx5_q_counter_inc(dp->fw, rq->counter_set_id, MLX5_QCNT_out_of_buffer);
+        dp->fw->counters.rx_out_of_buffer++;
         rx_drop(len, "no receive WQE posted (out of buffer)");
         return;
     }
     if (strip) {                        /* remove the 802.1Q tag */
-        tci = pi->vlan_tci;
         memmove(f + 12, f + 16, len - 16);
         len -= 4;
     }
-    if (!mlx5_ring_entry_addr(&rq->ring, rq->hw_counter, &wqe)) {
+    if (!mlx5_ring_entry_addr(&rq->rq.ring, rq->rq.hw_counter, &wqe)) {
         rx_drop(len, "RQ ring");
         return;
     }
-    why = rq_scatter(fw, rq, wqe, f, len);
-    if (why) {
-        rq_error(fw, rq, cq, why);
+    st = mlx5_recv_scatter(dp->fw, rq->rq.pd, wqe, (1u << rq->rq.ring.log_stride) / MLX5_DS_BYTES,
+                           0, f, len);
+    if (st != MLX5_SGL_OK) {
+        rq_error(dp, rq, cq, st);
         return;
     }
-    prm_put_be32(cqe + CQE_RSS_HASH_RESULT, hash);
-    cqe[CQE_RSS_HASH_TYPE] = htype;
-    prm_put_be16(cqe + CQE_CHECK_SUM, l3sum);
-    cqe[CQE_L4_L3_HDR_TYPE - 1] = hds;              /* hds_ip_ext */
-    cqe[CQE_L4_L3_HDR_TYPE] = (uint8_t)(l4 << 4 | l3 << 2 | (strip ? 1 : 0));
-    prm_put_be16(cqe + CQE_VLAN_INFO, tci);
-    prm_put_be32(cqe + CQE_BYTE_CNT, (uint32_t)len);
+    rx_cqe_fill(cqe, f, len, pi, hash, htype, tci, strip);
     prm_put_be32(cqe + CQE_SOP_DROP_QPN, tag & 0xffffff);
-    prm_put_be16(cqe + CQE_WQE_COUNTER, (uint16_t)rq->hw_counter);
-    cqe[CQE_OP_OWN] = MLX5_CQE_RESP_SEND << 4;
-    mlx5emu_trace_rx_deliver(rq->num, rq->hw_counter & 0xffff, (unsigned)len, hash, hds);
-    rq->hw_counter = (uint16_t)(rq->hw_counter + 1);
-    mlx5_cq_post(fw, cq, cqe, false);
+    prm_put_be16(cqe + CQE_WQE_COUNTER, (uint16_t)rq->rq.hw_counter);
+    mlx5emu_trace_rx_deliver(rq->num, rq->rq.hw_counter & 0xffff, (unsigned)len, hash,
+                             cqe[CQE_L4_L3_HDR_TYPE - 1]);
+    rq->rq.hw_counter = (uint16_t)(rq->rq.hw_counter + 1);
+    mlx5_cq_post(dp, cq, cqe, false);
 }
 
-/* The destination MAC is the port's own (its permanent MAC or one the
- * driver put in the vport's unicast list). */
-bool mlx5_rx_for_us(const Mlx5Fw *fw, const uint8_t *f)
+bool mlx5_port_mac_is_ours(const Mlx5Fw *fw, const uint8_t mac[6])
 {
-    /* our address, or a multicast one while a UD QP is in a group */
-    if (memcmp(f, fw->cfg.mac, 6) == 0 || ((f[0] & 1) && g_hash_table_size(fw->mcg))) {
+    if (memcmp(mac, fw->cfg.mac, 6) == 0) {
         return true;
     }
     for (uint32_t i = 0; i < fw->uc_count && i < MLX5_MAX_UC_LIST; i++) {
-        if (memcmp(f, fw->uc_list[i], 6) == 0) {
+        if (memcmp(mac, fw->uc_list[i], 6) == 0) {
             return true;
         }
     }
@@ -314,85 +277,105 @@ bool mlx5_rx_for_us(const Mlx5Fw *fw, const uint8_t *f)
  * mlx5_ib sets it for MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC. */
 enum { MLX5_TIRC_SELF_LB_BLOCK_UNICAST = 1, MLX5_TIRC_SELF_LB_BLOCK_MULTICAST = 2 };
 
+/* A frame this function sent comes back in only if the TIR it steers to
+ * lets the function's own traffic in. */
+static bool rx_loopback_allowed(Mlx5Fw *fw, uint32_t tirn, const Mlx5Rq *rq,
+                                const uint8_t *frame, size_t len)
+{
+    Mlx5Tir *t = mlx5_table_get(&fw->tir, tirn);
+    unsigned bit = frame[0] & 1 ? MLX5_TIRC_SELF_LB_BLOCK_MULTICAST
+                                : MLX5_TIRC_SELF_LB_BLOCK_UNICAST;
+
+    if (!rq || !t || !(t->self_lb_block & bit)) {
+        mlx5emu_trace_rx_loopback_blocked(tirn, t ? t->self_lb_block : 0);
+        return false;
+    }
+    mlx5emu_trace_rx_loopback(rq->num, (unsigned)len);
+    return true;
+}
+
+/* RoCEv2 to this port's address, or to a group while a UD QP is in one,
+ * goes to the RDMA transports, not to the NIC RX flow tables. */
+static bool rx_for_transport(const Mlx5Fw *fw, const uint8_t *frame)
+{
+    return mlx5_port_mac_is_ours(fw, frame) || ((frame[0] & 1) && g_hash_table_size(fw->mcg));
+}
+
+/* After steering: counted, then delivered to the RQ (or dropped). */
+static void rx_steered(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool loopback,
+                       Mlx5SteerResult r, Mlx5Rq *rq, const Mlx5PktInfo *pi, uint32_t hash,
+                       uint8_t htype, uint32_t tag)
+{
+    Mlx5PortCounters *k = &dp->fw->counters;
+    g_autofree uint8_t *f = NULL;
+
+    if (!loopback) {
+        mlx5_count_frames(&k->phy_rx, frame, 1, len);
+    }
+    if (r != MLX5_STEER_TIR) {
+        k->rx_steer_miss++;
+        rx_drop(len, mlx5_steer_result_name(r));
+        return;
+    }
+    mlx5_count_frames(&k->vport_rx, frame, 1, len);
+    if (!rq) {
+        rx_drop(len, "TIR without a receive queue");
+        return;
+    }
+    f = g_memdup2(frame, len);
+    rq_deliver(dp, rq, f, len, pi, hash, htype, tag);
+}
+
 /* The receive pipeline; a `loopback` frame came from this function's own
- * SQ and is delivered only if the TIR lets self-loopback in. */
-static bool rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait,
+ * SQ.  A ready RQ without a posted WQE: a platform that can hold the frame
+ * (a lossless link) retries after the driver's next doorbell, which
+ * follows its RX refill (mlx5e arms the CQ after NAPI); otherwise the
+ * frame is dropped and counted as out of buffer. */
+static bool rx_frame(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool may_wait,
                      bool loopback)
 {
+    Mlx5Fw *fw = dp->fw;
     uint8_t param[MLX5_MATCH_PARAM_BYTES];
-    g_autofree uint8_t *f = NULL;
-    Mlx5SteerResult r;
     uint32_t tirn = 0, tag = 0, hash = 0;
     uint8_t htype = 0;
+    Mlx5SteerResult r;
     Mlx5PktInfo pi;
-    Mlx5Wq *rq;
+    Mlx5Rq *rq;
 
     if (!fw->port_up || len < 14 || len > MLX5_PORT_MAX_MTU + 22) {
         rx_drop(len, fw->port_up ? "bad frame length" : "port down");
         return true;
     }
-    /* RoCEv2 to this port's address goes to the RDMA transport, not to
-     * the NIC RX flow tables. */
-    if (!loopback && mlx5_rx_for_us(fw, frame) && mlx5_rc_receive(fw, frame, len, false)) {
+    if (!loopback && rx_for_transport(fw, frame) && mlx5_roce_receive(dp, frame, len, false)) {
         return true;
     }
     mlx5_steer_parse(frame, len, param, &pi);
     r = mlx5_steer_lookup(fw, param, &tirn, &tag);
     rq = r == MLX5_STEER_TIR ? tir_select_rq(fw, tirn, &pi, &hash, &htype) : NULL;
-    if (loopback) {
-        Mlx5Tir *t = mlx5_table_get(&fw->tir, tirn);
-        unsigned bit = frame[0] & 1 ? MLX5_TIRC_SELF_LB_BLOCK_MULTICAST
-                                    : MLX5_TIRC_SELF_LB_BLOCK_UNICAST;
-        if (!rq || !t || !(t->self_lb_block & bit)) {
-            mlx5emu_trace_rx_loopback_blocked(tirn, t ? t->self_lb_block : 0);
-            return true;                /* not looped back: nothing to count */
-        }
-        mlx5emu_trace_rx_loopback(rq->num, (unsigned)len);
+    if (loopback && !rx_loopback_allowed(fw, tirn, rq, frame, len)) {
+        return true;                    /* not looped back: nothing to count */
     }
-    /* A ready RQ without a posted WQE: a platform that can hold the frame
-     * (a lossless link) retries after the driver's next doorbell, which
-     * follows its RX refill (mlx5e arms the CQ after NAPI); otherwise the
-     * frame is dropped and counted as out of buffer. */
-    if (rq && may_wait && rq->state == MLX5_RQC_STATE_RDY && !rq_has_wqe(fw, rq)) {
-        fw->rx_waiting = true;
+    if (rq && may_wait && rq->state == MLX5_RQC_STATE_RDY && rq_posted(dp, rq) == 0) {
+        dp->rx_waiting = true;
         mlx5emu_trace_rx_wait(rq->num);
         return false;
     }
-    if (!loopback) {
-        mlx5_count_frames(&fw->counters.phy_rx, frame, 1, len);
-    }
-    if (r != MLX5_STEER_TIR) {
-        fw->counters.rx_steer_miss++;
-        rx_drop(len, mlx5_steer_result_name(r));
-        return true;
-    }
-    mlx5_count_frames(&fw->counters.vport_rx, frame, 1, len);
-    if (!rq) {
-        rx_drop(len, "TIR without a receive queue");
-        return true;
-    }
-    f = g_memdup2(frame, len);
-    rq_deliver(fw, rq, f, len, &pi, hash, htype, tag);
+    rx_steered(dp, frame, len, loopback, r, rq, &pi, hash, htype, tag);
     return true;
 }
 
-bool mlx5_rx_frame(Mlx5Fw *fw, const uint8_t *frame, size_t len, bool may_wait)
+bool mlx5_rx_frame(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool may_wait)
 {
-    return rx_frame(fw, frame, len, may_wait, false);
+    return rx_frame(dp, frame, len, may_wait, false);
 }
 
 /* Local loopback (PRM "self loopback"): a frame this function sends to one
  * of its own unicast addresses, or to a group, also reaches its own receive
  * path if the TIR it steers to allows that (mlx5e allows it only during its
  * loopback self-test, ethtool -t). */
-void mlx5_rx_loopback(Mlx5Fw *fw, const uint8_t *frame, size_t len)
+void mlx5_rx_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t len)
 {
-    bool mine = (frame[0] & 1) || memcmp(frame, fw->cfg.mac, 6) == 0;
-
-    for (uint32_t i = 0; !mine && i < fw->uc_count; i++) {
-        mine = memcmp(frame, fw->uc_list[i], 6) == 0;
-    }
-    if (mine && len >= 14) {
-        rx_frame(fw, frame, len, false, true);
+    if (len >= 14 && ((frame[0] & 1) || mlx5_port_mac_is_ours(dp->fw, frame))) {
+        rx_frame(dp, frame, len, false, true);
     }
 }

@@ -29,7 +29,7 @@
  */
 #include <string.h>
 
-#include "rc.h"
+#include "transport.h"
 
 enum {
     /* address vector (datagram segment), offsets in it */
@@ -49,11 +49,6 @@ enum {
     ETH_OVERHEAD = 22,          /* what mlx5e adds to its MTU for the vport */
 };
 
-bool mlx5_ud_is_ud(const Mlx5Wq *w)
-{
-    return w->qp_st == MLX5_QP_ST_UD || w->qp_st == MLX5_QP_ST_QP1;
-}
-
 /* The largest IB MTU the port's Ethernet MTU carries (ib_addr.h
  * iboe_get_mtu): 1500 -> 1024, 9000 -> 4096. */
 static uint32_t port_ib_mtu(const Mlx5Fw *fw)
@@ -69,7 +64,7 @@ static uint32_t port_ib_mtu(const Mlx5Fw *fw)
 
 /* The packet's headers from the address vector and the GID entry it
  * names. */
-static bool ud_pkt_init(Mlx5Fw *fw, const Mlx5Wq *w, const uint8_t *av, Mlx5RocePkt *p)
+static bool ud_pkt_init(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *av, Mlx5RocePkt *p)
 {
     uint32_t gfl = prm_be32(av + AV_GRH_GID_FL);
     unsigned idx = (gfl >> 20) & 0xff;
@@ -92,63 +87,64 @@ static bool ud_pkt_init(Mlx5Fw *fw, const Mlx5Wq *w, const uint8_t *av, Mlx5Roce
     p->hop_limit = av[AV_HOP_LIMIT] ? av[AV_HOP_LIMIT] : 64;
     /* an IPv6 flow label; IPv4 has none (rdma_cm hashes one in anyway) */
     p->flow_label = p->ip_version == 6 ? gfl & 0xfffff : 0;
-    p->udp_sport = sport ? sport : 0xc000 | (w->num & 0x3fff);
+    p->udp_sport = sport ? sport : 0xc000 | (qp->num & 0x3fff);
     p->pkey = 0xffff;
     p->dest_qpn = prm_be32(av + AV_DQP) & 0xffffff;
-    p->deth.qkey = qkey & QKEY_CONTROLLED ? PRM_GET(qpc, q_key, w->qp->qpc) : qkey;
-    p->deth.src_qpn = w->qp_st == MLX5_QP_ST_QP1 ? GSI_QPN : w->num;
+    p->deth.qkey = qkey & QKEY_CONTROLLED ? PRM_GET(qpc, q_key, qp->qpc) : qkey;
+    p->deth.src_qpn = qp->st == MLX5_QP_ST_QP1 ? GSI_QPN : qp->num;
     return true;
 }
 
-uint8_t mlx5_ud_post(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *wqe, uint8_t opcode, unsigned ds,
-                     uint8_t fm_ce_se)
+uint8_t mlx5_ud_post(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe *w)
 {
-    const uint8_t *av = wqe + MLX5_DS_BYTES;
+    const Mlx5Qp *qp = t->qp;
+    const uint8_t *av = w->bytes + MLX5_DS_BYTES;
     uint8_t buf[4096];
     uint64_t len;
     uint8_t syndrome;
     Mlx5RocePkt p;
 
-    if ((opcode != MLX5_OPCODE_SEND && opcode != MLX5_OPCODE_SEND_IMM) ||
-        ds < UD_FIRST_DATA_SEG || !ud_pkt_init(fw, w, av, &p)) {
+    if ((w->opcode != MLX5_OPCODE_SEND && w->opcode != MLX5_OPCODE_SEND_IMM) ||
+        w->ds < UD_FIRST_DATA_SEG || !ud_pkt_init(dp->fw, qp, av, &p)) {
         return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
     }
-    syndrome = mlx5_wqe_msg_len(wqe, ds, UD_FIRST_DATA_SEG, true, &len);
+    syndrome = mlx5_wqe_msg_len(w->bytes, w->ds, UD_FIRST_DATA_SEG, true, &len);
     if (syndrome) {
         return syndrome;
     }
-    if (len > port_ib_mtu(fw)) {
-        mlx5emu_trace_ud_too_long(w->num, (unsigned)len, port_ib_mtu(fw));
+    if (len > port_ib_mtu(dp->fw)) {
+        mlx5emu_trace_ud_too_long(qp->num, (unsigned)len, port_ib_mtu(dp->fw));
         return 0;                                   /* C10-93.1.1: dropped, completed */
     }
-    if (!mlx5_wqe_sgl(fw, w->pd, wqe, ds, UD_FIRST_DATA_SEG, 0, buf, (uint32_t)len, false)) {
+    if (mlx5_wqe_sgl(dp->fw, qp->pd, w->bytes, w->ds, UD_FIRST_DATA_SEG, 0, buf, (uint32_t)len,
+                     false) != MLX5_SGL_OK) {
         return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
     }
-    p.opcode = MLX5_ROCE_UD | (opcode == MLX5_OPCODE_SEND_IMM ? MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE
-                                                              : MLX5_ROCE_SEND_ONLY);
-    p.psn = w->qp->rc.sq_psn;
-    w->qp->rc.sq_psn = psn_add(p.psn, 1);
-    p.se = fm_ce_se & MLX5_WQE_CTRL_SOLICITED;
-    p.imm_data = prm_be32(wqe + WQE_CTRL_IMM);
-    mlx5emu_trace_ud_send(w->num, p.dest_qpn, p.deth.qkey, p.deth.src_qpn, (unsigned)len);
-    if (w->qp_st == MLX5_QP_ST_QP1) {
+    p.opcode = MLX5_ROCE_UD | (w->opcode == MLX5_OPCODE_SEND_IMM
+                               ? MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE : MLX5_ROCE_SEND_ONLY);
+    p.psn = t->req.sq_psn;
+    t->req.sq_psn = psn_add(p.psn, 1);
+    p.se = w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED;
+    p.imm_data = prm_be32(w->bytes + WQE_CTRL_IMM);
+    mlx5emu_trace_ud_send(qp->num, p.dest_qpn, p.deth.qkey, p.deth.src_qpn, (unsigned)len);
+    if (qp->st == MLX5_QP_ST_QP1) {
         mlx5_mad_trace(buf, (size_t)len, true, p.dest_qpn);
     }
-    mlx5_roce_send_frame(fw, w, &p, buf, (size_t)len);
+    mlx5_roce_send_frame(dp, t, &p, buf, (size_t)len);
     return 0;
 }
 
 /* --- receive ------------------------------------------------------------ */
 
 /* The QP a datagram is for: destination QP 1 is the GSI QP. */
-static Mlx5Wq *ud_dest_qp(Mlx5Fw *fw, uint32_t dqpn)
+static Mlx5Qp *ud_dest_qp(Mlx5DataPath *dp, uint32_t dqpn)
 {
-    Mlx5Wq *w = mlx5_qp_get(fw, dqpn == GSI_QPN ? fw->gsi_qpn : dqpn);
+    Mlx5Qp *qp = dqpn == GSI_QPN ? dp->gsi_qp : mlx5_qp_get(dp->fw, dqpn);
 
-    if (!w || (dqpn == GSI_QPN ? w->qp_st != MLX5_QP_ST_QP1 : w->qp_st != MLX5_QP_ST_UD)) {
+    if (!qp || (dqpn == GSI_QPN ? qp->st != MLX5_QP_ST_QP1 : qp->st != MLX5_QP_ST_UD)) {
         return NULL;
     }
-    return w;
+    return qp;
 }
 
 /* Is the packet's destination address one of our RoCE v2 GIDs? */
@@ -163,19 +159,19 @@ static bool ud_for_our_gid(const Mlx5Fw *fw, const Mlx5RocePkt *p)
     return false;
 }
 
-static const char *ud_check(Mlx5Fw *fw, const Mlx5Wq *w, const Mlx5RocePkt *p)
+static const char *ud_check(Mlx5Fw *fw, const Mlx5Qp *qp, const Mlx5RocePkt *p)
 {
-    if (!w) {
+    if (!qp) {
         return "no UD QP with that number";
     }
-    if (w->state != MLX5_QP_STATE_RTR && w->state != MLX5_QP_STATE_RTS &&
-        w->state != MLX5_QP_STATE_SQER && w->state != MLX5_QP_STATE_SQD) {
+    if (qp->state != MLX5_QP_STATE_RTR && qp->state != MLX5_QP_STATE_RTS &&
+        qp->state != MLX5_QP_STATE_SQER && qp->state != MLX5_QP_STATE_SQD) {
         return "UD QP not ready to receive";
     }
     if ((p->pkey & 0x7fff) != 0x7fff) {
         return "P_Key not the default";
     }
-    if (p->deth.qkey != PRM_GET(qpc, q_key, w->qp->qpc)) {
+    if (p->deth.qkey != PRM_GET(qpc, q_key, qp->qpc)) {
         return "Q_Key mismatch";
     }
     if (p->dest_qpn != MULTICAST_QPN && !ud_for_our_gid(fw, p)) {
@@ -196,73 +192,82 @@ static void ud_grh_area(const uint8_t *frame, const Mlx5RocePkt *p, uint8_t grh[
     }
 }
 
-/* One datagram into one QP: its destination, or a multicast member. */
-static void ud_deliver(Mlx5Fw *fw, Mlx5Wq *w, const uint8_t *frame, const Mlx5RocePkt *p)
+/* The CQE of a datagram placed in receive WQE `r`: its length with the
+ * network-header area, the area's L3 type and the source QP (flags_rqpn);
+ * QP1's carries the P_Key value where others have the immediate
+ * (mlx5_ib handle_responder looks its index up). */
+static void ud_cqe(const Mlx5Qp *qp, const Mlx5RocePkt *p, bool placed, Mlx5RespCqe *c)
 {
-    const char *why = ud_check(fw, w, p);
+    bool imm = (p->opcode & 0x1f) == MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE;
+
+    *c = (Mlx5RespCqe) {
+        .op = !placed ? MLX5_CQE_RESP_ERR : imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND,
+        .syndrome = placed ? 0 : MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+        .byte_cnt = UD_GRH_BYTES + (uint32_t)p->payload_len,
+        .imm = qp->st == MLX5_QP_ST_QP1 ? p->pkey : p->imm_data,
+        .flags_rqpn = CQE_GRH_IN_BUFFER | (p->ip_version == 4 ? CQE_L3_IPV4 : CQE_L3_IPV6) |
+                      p->deth.src_qpn,
+        .se = p->se, .vlan = p->vlan, .vlan_tci = p->vlan_tci,
+    };
+}
+
+/* One datagram into one QP: its destination, or a multicast member.  No
+ * WQE, or one too short, drops it: UD has no RNR (IBA 9.8). */
+static void ud_deliver(Mlx5DataPath *dp, Mlx5Qp *qp, const uint8_t *frame, const Mlx5RocePkt *p)
+{
+    const char *why = ud_check(dp->fw, qp, p);
     uint8_t grh[UD_GRH_BYTES];
+    Mlx5QpTransport *t;
+    Mlx5RespCqe c;
     Mlx5RecvWqe r;
-    bool have;
-    Mlx5RespCqe c = { 0 };
+    bool have, placed;
 
     if (why) {
-        mlx5_roce_discard(fw, why);
+        mlx5_roce_discard(dp, why);
         return;
     }
-    have = mlx5_rq_peek(fw, w, &r);
-    if (!have || mlx5_rq_wqe_capacity(fw, &r) < UD_GRH_BYTES + p->payload_len) {
+    t = mlx5_qp_transport(qp);
+    have = mlx5_rq_peek(dp, t, &r);
+    if (!have || mlx5_rq_wqe_capacity(dp, &r) < UD_GRH_BYTES + p->payload_len) {
         mlx5emu_trace_rc_rx_drop(have ? "UD receive WQE too short" : "no UD receive WQE");
-        mlx5_qp_count(fw, w, have ? MLX5_QCNT_resp_local_length_error : MLX5_QCNT_out_of_buffer);
+        mlx5_qp_count(dp->fw, qp, have ? MLX5_QCNT_resp_local_length_error
+                                       : MLX5_QCNT_out_of_buffer);
         return;
     }
-    mlx5_rq_advance(fw, w, &r);
+    mlx5_rq_advance(dp, t, &r);
     ud_grh_area(frame, p, grh);
-    if (mlx5_rq_scatter(fw, &r, 0, grh, UD_GRH_BYTES) != MLX5_SCATTER_OK ||
-        mlx5_rq_scatter(fw, &r, UD_GRH_BYTES, p->payload, p->payload_len) != MLX5_SCATTER_OK) {
-        c.op = MLX5_CQE_RESP_ERR;
-        c.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-    } else {
-        c.op = (p->opcode & 0x1f) == MLX5_ROCE_SEND_ONLY_WITH_IMMEDIATE ? MLX5_CQE_RESP_SEND_IMM
-                                                                       : MLX5_CQE_RESP_SEND;
-    }
-    c.byte_cnt = UD_GRH_BYTES + (uint32_t)p->payload_len;
-    /* QP1's CQE carries the P_Key value where others have the immediate
-     * (mlx5_ib handle_responder looks its index up). */
-    c.imm = w->qp_st == MLX5_QP_ST_QP1 ? p->pkey : p->imm_data;
-    c.flags_rqpn = CQE_GRH_IN_BUFFER | (p->ip_version == 4 ? CQE_L3_IPV4 : CQE_L3_IPV6) |
-                   p->deth.src_qpn;
-    c.se = p->se;
-    c.vlan = p->vlan;
-    c.vlan_tci = p->vlan_tci;
-    mlx5emu_trace_ud_receive(w->num, p->deth.src_qpn, (unsigned)p->payload_len);
-    if (w->qp_st == MLX5_QP_ST_QP1) {
+    placed = mlx5_rq_scatter(dp, &r, 0, grh, UD_GRH_BYTES) == MLX5_SGL_OK &&
+             mlx5_rq_scatter(dp, &r, UD_GRH_BYTES, p->payload, p->payload_len) == MLX5_SGL_OK;
+    ud_cqe(qp, p, placed, &c);
+    mlx5emu_trace_ud_receive(qp->num, p->deth.src_qpn, (unsigned)p->payload_len);
+    if (qp->st == MLX5_QP_ST_QP1) {
         mlx5_mad_trace(p->payload, p->payload_len, false, p->deth.src_qpn);
     }
-    mlx5_rq_cqe(fw, w, &r, &c);
+    mlx5_rq_cqe(dp, t, &r, &c);
 }
 
 /* A datagram for destination QP 0xFFFFFF and a multicast GID goes to
  * every QP attached to that group (IBA 10.5.2.4, 9.8.2); one for QP 1 to
  * the GSI QP. */
-void mlx5_ud_receive(Mlx5Fw *fw, const uint8_t *frame, const Mlx5RocePkt *p)
+void mlx5_ud_receive(Mlx5DataPath *dp, const uint8_t *frame, const Mlx5RocePkt *p)
 {
     const GArray *members;
 
     if (p->dest_qpn != MULTICAST_QPN) {
-        ud_deliver(fw, ud_dest_qp(fw, p->dest_qpn), frame, p);
+        ud_deliver(dp, ud_dest_qp(dp, p->dest_qpn), frame, p);
         return;
     }
     if (!mlx5_gid_is_multicast(p->dgid)) {
-        mlx5_roce_discard(fw, "multicast QP number to a unicast address");
+        mlx5_roce_discard(dp, "multicast QP number to a unicast address");
         return;
     }
-    members = mlx5_mcg_members(fw, p->dgid);
+    members = mlx5_mcg_members(dp->fw, p->dgid);
     if (!members) {
-        mlx5_roce_discard(fw, "multicast group with no QP attached here");
+        mlx5_roce_discard(dp, "multicast group with no QP attached here");
         return;
     }
     for (guint i = 0; i < members->len; i++) {
-        Mlx5Wq *w = mlx5_qp_get(fw, g_array_index(members, uint32_t, i));
-        ud_deliver(fw, w && w->qp_st == MLX5_QP_ST_UD ? w : NULL, frame, p);
+        Mlx5Qp *qp = mlx5_qp_get(dp->fw, g_array_index(members, uint32_t, i));
+        ud_deliver(dp, qp && qp->st == MLX5_QP_ST_UD ? qp : NULL, frame, p);
     }
 }

@@ -29,9 +29,7 @@
  * INITIATOR_SMALL).  It is checked whole before anything changes: a bad
  * one fails with an error CQE and leaves the key as it was.
  */
-#include "cqe.h"
-#include "rdma.h"
-#include "wqe.h"
+#include "transport.h"
 
 /* mkey_mask bits (PRM "UMR Control Segment"; Linux device.h MLX5_MKEY_MASK_*). */
 enum {
@@ -70,7 +68,7 @@ typedef struct UmrWqe {
 
 /* The list's entries: inline after the mkey context, or read through the
  * data segment there (its key checked like any local gather). */
-static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe,
+static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe,
                             unsigned ds, UmrWqe *u, const char **why)
 {
     uint32_t bytes = u->xlt_entries * 8;
@@ -87,7 +85,7 @@ static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe,
         Mlx5Mkey *lk = mlx5_table_get(&fw->mkey, lkey >> 8);
         /* The kernel UMR QP has no PD; its lists are read through its
          * own PD's key (umr.c mlx5r_umr_create_xlt: umrc.pd). */
-        uint32_t pd = qp->qp_st == MLX5_QP_ST_REG_UMR ? (lk ? lk->pd : 0) : qp->pd;
+        uint32_t pd = qp->st == MLX5_QP_ST_REG_UMR ? (lk ? lk->pd : 0) : qp->pd;
 
         if (WQE_UMR_XLT + MLX5_DS_BYTES > ds * MLX5_DS_BYTES ||
             prm_be32(seg + WQE_DATA_BYTE_COUNT) < bytes) {
@@ -106,7 +104,7 @@ static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe,
 }
 
 /* Everything that can fail, before the key changes: 0 or the syndrome. */
-static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsigned ds,
+static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe, unsigned ds,
                          const Mlx5Mkey *mk, UmrWqe *u, const char **why)
 {
     unsigned lps = PRM_GET(mkc, log_page_size, u->mkc);
@@ -117,7 +115,7 @@ static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsig
     }
     /* REG_MR and LOCAL_INV work on keys of the QP's PD (IBA 10.6.3.5);
      * the UMR QP is the driver's and has none. */
-    if (qp->qp_st != MLX5_QP_ST_REG_UMR && mk->pd != qp->pd) {
+    if (qp->st != MLX5_QP_ST_REG_UMR && mk->pd != qp->pd) {
         *why = "key of another PD";
         return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
     }
@@ -179,8 +177,11 @@ static void umr_apply(Mlx5Mkey *mk, const UmrWqe *u)
 #undef UMR_TAKE_
 }
 
-uint8_t mlx5_umr_exec(Mlx5Fw *fw, const Mlx5Wq *qp, const uint8_t *wqe, unsigned ds)
+uint8_t mlx5_umr_exec(Mlx5DataPath *dp, const Mlx5Qp *qp, const Mlx5SendWqe *w)
 {
+    Mlx5Fw *fw = dp->fw;
+    const uint8_t *wqe = w->bytes;
+    unsigned ds = w->ds;
     const uint8_t *ctrl = wqe + WQE_UMR_CTRL;
     UmrWqe u = { 0 };
     Mlx5Mkey *mk;

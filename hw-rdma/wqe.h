@@ -7,6 +7,8 @@
 #ifndef MLX5EMU_WQE_H
 #define MLX5EMU_WQE_H
 
+#include <stdint.h>
+
 enum {
     MLX5_WQEBB_BYTES = 64,
     MLX5_DS_BYTES = 16,
@@ -27,10 +29,11 @@ enum {
     MLX5_ETH_WQE_L3_CSUM = 1 << 6,
     MLX5_ETH_WQE_L4_CSUM = 1 << 7,
     MLX5_ETH_WQE_INSERT_VLAN = 1 << 15,
-    /* data segment */
+    /* data segment, of send and receive WQEs alike */
     WQE_DATA_BYTE_COUNT = 0x00,
     WQE_DATA_LKEY = 0x04,
     WQE_DATA_ADDR = 0x08,
+    MLX5_INVALID_LKEY = 0x100,          /* ends a receive WQE's list */
     /* remote address segment (RDMA and atomics: the WQE's second) */
     WQE_RADDR_VA = 0x00,
     WQE_RADDR_RKEY = 0x08,
@@ -71,5 +74,27 @@ enum {
 
 #define MLX5_MAX_WQE_BYTES 1024        /* max_wqe_sz_sq */
 #define MLX5_MAX_FRAME_BYTES (64u * 1024 + 256)
+
+/* The basic blocks a WQE of `ds` 16-byte units takes in its ring (at
+ * least one: the device steps over a WQE of ds 0 too). */
+static inline unsigned mlx5_wqe_blocks(unsigned ds)
+{
+    unsigned n = (ds * MLX5_DS_BYTES + MLX5_WQEBB_BYTES - 1) / MLX5_WQEBB_BYTES;
+
+    return n ? n : 1;
+}
+
+/* What copying through a scatter/gather list met (wqe.c); the CQE
+ * syndrome a WQE that met it completes with is mlx5_sgl_syndrome(). */
+typedef enum {
+    MLX5_SGL_OK,
+    MLX5_SGL_BAD_KEY,           /* a key that is not there or does not allow it */
+    MLX5_SGL_NO_MEM,            /* an address outside guest memory */
+    MLX5_SGL_TOO_LONG,          /* more bytes than the list (or a frame) holds */
+    MLX5_SGL_BAD_INLINE,        /* inline data past the end of the WQE */
+} Mlx5SglStatus;
+const char *mlx5_sgl_status_name(Mlx5SglStatus st);
+/* LOCAL_PROT for a key, LOCAL_LENGTH for the others (0 for OK). */
+uint8_t mlx5_sgl_syndrome(Mlx5SglStatus st);
 
 #endif

@@ -30,7 +30,7 @@
 #include "hw/net/net_tx_pkt.h"
 #include "trace.h"
 
-#include "rdma.h"
+#include "mlx5-dev.h"
 
 #define TYPE_MLX5 "mlx5"
 OBJECT_DECLARE_SIMPLE_TYPE(Mlx5State, MLX5)
@@ -58,7 +58,7 @@ struct Mlx5State {
     char *psid;
     bool cq_moderation;
 
-    Mlx5Device dev;
+    Mlx5Device *dev;
 };
 
 /* --- platform table ------------------------------------------------- */
@@ -167,7 +167,7 @@ static void mlx5_timer_cb(void *opaque)
 {
     Mlx5State *s = opaque;
 
-    mlx5_dev_timer(&s->dev);
+    mlx5_dev_timer(s->dev);
 }
 
 static void mlx5_plat_guest_error(void *opaque, const char *msg)
@@ -190,7 +190,7 @@ static const Mlx5Platform mlx5_platform = {
 static uint64_t mlx5_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     Mlx5State *s = opaque;
-    return mlx5_dev_mmio_read(&s->dev, addr, size);
+    return mlx5_dev_mmio_read(s->dev, addr, size);
 }
 
 static void mlx5_mmio_write(void *opaque, hwaddr addr, uint64_t val,
@@ -198,15 +198,15 @@ static void mlx5_mmio_write(void *opaque, hwaddr addr, uint64_t val,
 {
     Mlx5State *s = opaque;
 
-    mlx5_dev_mmio_write(&s->dev, addr, val, size);
+    mlx5_dev_mmio_write(s->dev, addr, val, size);
     /* A frame held for want of a receive WQE: the driver's doorbells
      * follow its RX refills, so offer it again. */
-    if (mlx5_dev_rx_retry(&s->dev)) {
+    if (mlx5_dev_rx_retry(s->dev)) {
         qemu_flush_queued_packets(qemu_get_queue(s->nic));
     }
     /* Commands run in a bottom half, so the vCPU's doorbell write returns
      * at once whatever the command costs. */
-    if (mlx5_dev_commands_pending(&s->dev)) {
+    if (mlx5_dev_commands_pending(s->dev)) {
         qemu_bh_schedule(s->cmd_bh);
     }
 }
@@ -222,7 +222,7 @@ static const MemoryRegionOps mlx5_mmio_ops = {
 static void mlx5_cmd_bh(void *opaque)
 {
     Mlx5State *s = opaque;
-    mlx5_dev_run_commands(&s->dev);
+    mlx5_dev_run_commands(s->dev);
 }
 
 /* --- NIC backend ----------------------------------------------------- */
@@ -237,7 +237,7 @@ static ssize_t mlx5_nc_receive(NetClientState *nc, const uint8_t *buf, size_t le
     Mlx5State *s = qemu_get_nic_opaque(nc);
 
     /* 0: QEMU queues the frame until qemu_flush_queued_packets(). */
-    return mlx5_dev_receive(&s->dev, buf, len) ? len : 0;
+    return mlx5_dev_receive(s->dev, buf, len) ? len : 0;
 }
 
 static bool mlx5_link_carrier(Mlx5State *s)
@@ -251,7 +251,7 @@ static void mlx5_nc_link_status_changed(NetClientState *nc)
     Mlx5State *s = qemu_get_nic_opaque(nc);
 
     trace_mlx5_dev_link(mlx5_link_carrier(s));
-    mlx5_dev_set_link(&s->dev, mlx5_link_carrier(s));
+    mlx5_dev_set_link(s->dev, mlx5_link_carrier(s));
 }
 
 static NetClientInfo mlx5_net_info = {
@@ -366,8 +366,8 @@ static void mlx5_realize(PCIDevice *pd, Error **errp)
     pstrcpy(cfg.psid, sizeof(cfg.psid), s->psid);
     cfg.cq_moderation = s->cq_moderation;
     cfg.roce_loopback = true;
-    mlx5_dev_init(&s->dev, &mlx5_platform, s, &cfg);
-    mlx5_dev_set_link(&s->dev, mlx5_link_carrier(s));
+    s->dev = mlx5_dev_new(&mlx5_platform, s, &cfg);
+    mlx5_dev_set_link(s->dev, mlx5_link_carrier(s));
     trace_mlx5_dev_realize(s->device_id, s->msix_vectors, s->fw_version);
 }
 
@@ -379,7 +379,8 @@ static void mlx5_exit(PCIDevice *pd)
     timer_free(s->timer);
     g_free(s->tx_seg);
     net_tx_pkt_uninit(s->tx_pkt);
-    mlx5_dev_fini(&s->dev);
+    mlx5_dev_free(s->dev);
+    s->dev = NULL;
     qemu_del_nic(s->nic);
     msix_uninit(pd, &s->bar0, &s->bar0);
 }
@@ -398,8 +399,11 @@ static void mlx5_reset_hold(Object *obj, ResetType type)
 {
     Mlx5State *s = MLX5(obj);
 
+    if (!s->dev) {
+        return;                 /* not realized (yet) */
+    }
     qemu_bh_cancel(s->cmd_bh);
-    trace_mlx5_dev_reset("reset", mlx5_dev_reset(&s->dev, "reset"));
+    trace_mlx5_dev_reset("reset", mlx5_dev_reset(s->dev, "reset"));
 }
 
 static const VMStateDescription mlx5_vmstate = {

@@ -73,10 +73,14 @@ static const Mlx5Platform h_platform = {
     .guest_error = p_guest_error,
 };
 
-Harness *h_new(void)
+const Mlx5Platform *h_platform_table(void)
 {
-    Harness *h = g_new0(Harness, 1);
-    Mlx5FwConfig cfg = {
+    return &h_platform;
+}
+
+void h_board_config(Mlx5FwConfig *cfg)
+{
+    *cfg = (Mlx5FwConfig) {
         .fw_major = 22, .fw_minor = 39, .fw_sub = 1002,
         .mac = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 },
         .msix_vectors = H_MSIX_VECTORS, .device_id = 0x101d,
@@ -85,6 +89,11 @@ Harness *h_new(void)
          * (h->frames); test-rc's loopback test turns it on */
         .roce_loopback = false,
     };
+}
+
+Harness *h_alloc_harness(void)
+{
+    Harness *h = g_new0(Harness, 1);
 
     h->ram = g_malloc0(GUEST_SIZE);
     h->brk = GUEST_BASE;
@@ -93,15 +102,29 @@ Harness *h_new(void)
     h->msix = g_array_new(FALSE, FALSE, sizeof(unsigned));
     h->frames = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
     h->guest_errors = g_ptr_array_new_with_free_func(g_free);
-    mlx5_dev_init(&h->dev, &h_platform, h, &cfg);
-    h->fw = &h->dev.fw;
+    return h;
+}
+
+Harness *h_new(void)
+{
+    Harness *h = h_alloc_harness();
+    Mlx5FwConfig cfg;
+
+    h_board_config(&cfg);
+    h->fw = g_new0(Mlx5Fw, 1);
+    mlx5_fw_init(h->fw, &h_platform, h, &cfg);
     h_cmdq_setup(h);
     return h;
 }
 
 void h_free(Harness *h)
 {
-    mlx5_dev_fini(&h->dev);
+    if (h->free_device) {
+        h->free_device(h);
+    } else {
+        mlx5_fw_fini(h->fw);
+        g_free(h->fw);
+    }
     g_array_unref(h->msix);
     g_ptr_array_unref(h->frames);
     g_ptr_array_unref(h->guest_errors);
@@ -1142,14 +1165,6 @@ const uint8_t *h_expect_cqe(Harness *h, HRing *cq, unsigned opcode, uint16_t wqe
     return cqe;
 }
 
-void h_cq_arm(Harness *h, HRing *cq)
-{
-    uint32_t dw0 = (uint32_t)(cq->arm_sn & 3) << 28 | (cq->ci & 0xffffff);
-
-    cq->arm_sn++;
-    mlx5_cq_arm_doorbell(h->fw, cq->num, dw0);
-}
-
 uint8_t *h_sq_wqe(Harness *h, HRing *sq, uint8_t opcode, uint8_t ds, uint8_t fm_ce_se)
 {
     uint32_t nent = 1u << sq->log_size;
@@ -1170,16 +1185,6 @@ uint8_t *h_sq_wqe(Harness *h, HRing *sq, uint8_t opcode, uint8_t ds, uint8_t fm_
 uint64_t h_uar_addr(uint32_t uar, uint32_t off)
 {
     return (uint64_t)uar * PAGE + off;
-}
-
-void h_sq_ring(Harness *h, HRing *sq)
-{
-    const uint8_t *w = (uint8_t *)h_gpa(h, sq->gpa) +
-                       (sq->last & ((1u << sq->log_size) - 1)) * MLX5_WQEBB_BYTES;
-    uint64_t db = (uint64_t)prm_be32(w) << 32 | prm_be32(w + 4);
-
-    h_put32(h, sq->dbr + 4, sq->ci & 0xffff);
-    mlx5_dev_mmio_write(&h->dev, h_uar_addr(h->uar, 0x800), db, 8);
 }
 
 /* --- isolated tests -------------------------------------------------- */

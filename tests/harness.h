@@ -1,5 +1,7 @@
 /*
- * Unit-test harness: a fake platform around one Mlx5Device.
+ * Unit-test harness: a fake platform around the firmware model alone
+ * (h_new: firmware-sim's tests, linked without hw-rdma) or around a whole
+ * Mlx5Device (h_new_device, harness-dev.h: the data path's tests).
  *
  * Concepts
  * --------
@@ -27,8 +29,9 @@
 #include <stdint.h>
 
 #include "cmd.h"
+/* The CQE and WQE formats the guest side reads and writes (layouts only:
+ * hw-rdma's headers of hardware formats, no hw-rdma code). */
 #include "cqe.h"
-#include "rdma.h"
 #include "wqe.h"
 
 #define GUEST_BASE 0x100000ull
@@ -85,9 +88,11 @@ typedef struct HPosted {
     uint64_t *in_mb, *out_mb;
 } HPosted;
 
-typedef struct Harness {
-    Mlx5Device dev;
-    Mlx5Fw *fw;
+typedef struct Harness Harness;
+struct Harness {
+    struct Mlx5Device *dev;     /* the whole device; NULL: the firmware alone */
+    Mlx5Fw *fw;                 /* the firmware (the device's, or its own) */
+    void (*free_device)(Harness *h);
     uint8_t *ram;
     uint64_t brk;               /* bump allocator for rings and buffers */
     uint64_t mb_brk;            /* mailbox arena, reset when the queue is idle */
@@ -104,9 +109,15 @@ typedef struct Harness {
     /* made by h_bringup() */
     uint32_t uar, pd, td;
     HRing async_eq, comp_eq;
-} Harness;
+};
 
+/* The firmware alone, on the fake platform. */
 Harness *h_new(void);
+/* The parts h_new_device (harness-dev.c) shares: a harness with its fake
+ * RAM and records but no device yet; the platform table; the board. */
+Harness *h_alloc_harness(void);
+const Mlx5Platform *h_platform_table(void);
+void h_board_config(Mlx5FwConfig *cfg);
 void h_free(Harness *h);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Harness, h_free)
 
@@ -224,10 +235,8 @@ const uint8_t *h_cq_next(Harness *h, HRing *cq);    /* also updates the dbr */
 /* The next CQE, which must be there with this opcode, WQE counter and QPN. */
 const uint8_t *h_expect_cqe(Harness *h, HRing *cq, unsigned opcode, uint16_t wqe_counter,
                             uint32_t qpn);
-void h_cq_arm(Harness *h, HRing *cq);
 /* Write a send WQE at the SQ's producer counter and advance it. */
 uint8_t *h_sq_wqe(Harness *h, HRing *sq, uint8_t opcode, uint8_t ds, uint8_t fm_ce_se);
-void h_sq_ring(Harness *h, HRing *sq);              /* dbr, then BlueFlame doorbell */
 uint64_t h_uar_addr(uint32_t uar, uint32_t off);
 
 /* Register a test that runs in a child process with a timeout (seconds),

@@ -95,7 +95,7 @@ uint32_t all_rights_key(Harness *h)
 Env *env_create(unsigned st_a, unsigned st_b)
 {
     Env *e = g_new0(Env, 1);
-    Harness *h = e->h = h_new();
+    Harness *h = e->h = h_new_device();
 
     h_bringup(h);
     h_port_up(h);
@@ -143,7 +143,7 @@ void wire(Env *e, bool drop_first)
             drop_first = false;
             continue;
         }
-        g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+        g_assert_true(mlx5_rx_frame(h_dp(e->h), f, len, false));
     }
 }
 
@@ -215,7 +215,7 @@ void feed_one(Env *e)
     gsize len;
     const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->fed++), &len);
 
-    g_assert_true(mlx5_rx_frame(e->h->fw, f, len, false));
+    g_assert_true(mlx5_rx_frame(h_dp(e->h), f, len, false));
 }
 
 /* Let the device's timer fire (ack or RNR timer), then carry what it sent. */
@@ -223,7 +223,7 @@ void fire_timer(Env *e)
 {
     g_assert_cmpuint(e->h->timer_ns, !=, UINT64_MAX);
     e->h->clock_ns = MAX(e->h->clock_ns, e->h->timer_ns);
-    mlx5_dev_timer(&e->h->dev);
+    mlx5_dev_timer(e->h->dev);
 }
 
 const uint8_t *expect_req(Env *e, uint8_t op, uint8_t syndrome)

@@ -8,8 +8,8 @@
 #ifndef MLX5EMU_RC_ENV_H
 #define MLX5EMU_RC_ENV_H
 
-#include "harness.h"
-#include "roce.h"
+#include "harness-dev.h"
+#include "transport.h"
 
 #define MY_GID_V4 0xa9fe4d01u           /* 169.254.77.1 */
 #define A_BUF (GUEST_BASE + (9u << 20))  /* requester's data */

@@ -1,7 +1,8 @@
 /*
  * Queue pairs and shared receive queues (firmware-sim/qp.c, srq.c): the QP
  * state machine and the attributes each transition sets, CREATE_QP's
- * checks, the send queue of a QP on the data path; SRQ, XRC SRQ and RMP
+ * checks (the send queue of a QP on the data path: test-qp-sq.c); SRQ,
+ * XRC SRQ and RMP
  * contexts, their checks and MODIFY_RMP; stale numbers and teardown.
  */
 #include <string.h>
@@ -443,127 +444,6 @@ static void test_qp_2err_2rst_read_only_their_16_bytes(void)
     munmap(map, 2 * page);
 }
 
-/* --- the send queue of a QP ----------------------------------------------- */
-
-static void post(Env *e, HRing *sq, uint8_t opcode, uint8_t ds)
-{
-    h_sq_wqe(e->h, sq, opcode, ds, MLX5_WQE_CTRL_CQ_UPDATE);
-    h_sq_ring(e->h, sq);
-}
-
-/* Send completions go to cqn_snd, never to cqn_rcv. */
-static const uint8_t *expect_cqe(Env *e, unsigned opcode, uint16_t wqe_counter, uint32_t qpn)
-{
-    const uint8_t *cqe = h_expect_cqe(e->h, &e->scq, opcode, wqe_counter, qpn);
-
-    g_assert_null(h_cq_next(e->h, &e->rcq));
-    return cqe;
-}
-
-static unsigned sq_counter(Env *e, uint32_t qpn)
-{
-    uint8_t q[PRM_BYTES(qpc)];
-
-    query_qpc(e, qpn, q);
-    return PRM_GET(qpc, hw_sq_wqebb_counter, q);
-}
-
-/* A QP in RTS whose first WQE, a NOP, has completed. */
-static HRing rts_qp_after_nop(Env *e)
-{
-    HRing qp = rc_qp(e);
-
-    qp_walk(e, qp.num, RTS);
-    post(e, &qp, MLX5_OPCODE_NOP, 1);
-    expect_cqe(e, MLX5_CQE_REQ, 0, qp.num);
-    return qp;
-}
-
-static void test_qp_nop_in_rts_completes_on_cqn_snd(void)
-{
-    g_autoptr(Env) e = env_new();
-    HRing qp = rts_qp_after_nop(e);
-
-    g_assert_null(h_cq_next(e->h, &e->scq));
-    g_assert_cmpuint(sq_counter(e, qp.num), ==, 1);
-    g_assert_cmpuint(h_nerrors(e->h), ==, 0);
-}
-
-/* Posted before RTS, a WQE waits; the first doorbell in RTS runs it. */
-static void test_qp_nop_before_rts_does_not_execute(void)
-{
-    g_autoptr(Env) e = env_new();
-    HRing qp = rc_qp(e);
-
-    qp_walk(e, qp.num, INIT);
-    post(e, &qp, MLX5_OPCODE_NOP, 1);
-    g_assert_cmphex(h_modify_qp(e->h, OP_INIT2RTR_QP, qp.num), ==, MLX5_CMD_STAT_OK);
-    h_sq_ring(e->h, &qp);
-    g_assert_null(h_cq_next(e->h, &e->scq));
-    g_assert_cmpuint(sq_counter(e, qp.num), ==, 0);
-    g_assert_cmphex(h_modify_qp(e->h, OP_RTR2RTS_QP, qp.num), ==, MLX5_CMD_STAT_OK);
-    h_sq_ring(e->h, &qp);
-    expect_cqe(e, MLX5_CQE_REQ, 0, qp.num);
-}
-
-static void test_qp_send_gives_error_cqe(void)
-{
-    g_autoptr(Env) e = env_new();
-    HRing qp = rc_qp(e);
-    const uint8_t *cqe;
-
-    qp_walk(e, qp.num, RTS);
-    post(e, &qp, MLX5_OPCODE_SEND, 2);
-    cqe = expect_cqe(e, MLX5_CQE_REQ_ERR, 0, qp.num);
-    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-    g_assert_cmpuint(h_nerrors(e->h), >, 0);
-    /* The send queue stopped: a NOP posted after it does not run, it is
-     * flushed (IBA 10.3.1: a QP in ERR completes WQEs with flush errors). */
-    post(e, &qp, MLX5_OPCODE_NOP, 1);
-    cqe = h_cq_next(e->h, &e->scq);
-    g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ_ERR);
-    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
-    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 1);
-    g_assert_null(h_cq_next(e->h, &e->scq));
-}
-
-/* A requester error moves an RC QP to ERR (IBA 10.3.1 / 11.6.2), and only
- * 2RST leaves ERR: QUERY_QP must say so and RTS2RTS must not restart it. */
-static void test_qp_error_cqe_moves_qp_to_err(void)
-{
-    g_autoptr(Env) e = env_new();
-    HRing qp = rc_qp(e);
-    unsigned state;
-
-    qp_walk(e, qp.num, RTS);
-    post(e, &qp, MLX5_OPCODE_SEND, 2);
-    expect_cqe(e, MLX5_CQE_REQ_ERR, 0, qp.num);
-    state = h_query_qp_state(e->h, qp.num);
-    if (state != ERR) {
-        g_test_incomplete("firmware bug: QUERY_QP reports RTS after an error CQE and "
-                          "RTS2RTS restarts the stopped send queue (sq.c sq_error "
-                          "stops only Mlx5Qp.sq; qp.c qp_set_state)");
-        return;
-    }
-    g_assert_cmphex(h_modify_qp(e->h, OP_RTS2RTS_QP, qp.num), ==,
-                    MLX5_CMD_STAT_BAD_RES_STATE);
-}
-
-/* 2RST starts the send queue over at counter 0. */
-static void test_qp_2rst_restarts_send_queue(void)
-{
-    g_autoptr(Env) e = env_new();
-    HRing qp = rts_qp_after_nop(e);
-
-    g_assert_cmphex(h_modify_qp(e->h, OP_2RST_QP, qp.num), ==, MLX5_CMD_STAT_OK);
-    g_assert_cmpuint(sq_counter(e, qp.num), ==, 0);
-    qp_walk(e, qp.num, RTS);
-    qp.ci = 0;
-    post(e, &qp, MLX5_OPCODE_NOP, 1);
-    expect_cqe(e, MLX5_CQE_REQ, 0, qp.num);
-}
-
 /* --- SRQ, XRC SRQ, RMP ------------------------------------------------------ */
 
 /* SRQ and XRC SRQ contexts put the common fields at the same places. */
@@ -889,13 +769,6 @@ int main(int argc, char **argv)
     g_test_add_func("/qp/numbers-are-typed", test_qp_numbers_are_typed);
     g_test_add_func("/qp/2err-2rst-read-only-their-16-bytes",
                     test_qp_2err_2rst_read_only_their_16_bytes);
-    g_test_add_func("/qp/nop-in-rts-completes-on-cqn-snd",
-                    test_qp_nop_in_rts_completes_on_cqn_snd);
-    g_test_add_func("/qp/nop-before-rts-does-not-execute",
-                    test_qp_nop_before_rts_does_not_execute);
-    g_test_add_func("/qp/send-gives-error-cqe", test_qp_send_gives_error_cqe);
-    g_test_add_func("/qp/error-cqe-moves-qp-to-err", test_qp_error_cqe_moves_qp_to_err);
-    g_test_add_func("/qp/2rst-restarts-send-queue", test_qp_2rst_restarts_send_queue);
     add_ops("/qp/teardown-frees-every-object", test_qp_teardown_frees_every_object,
             OP_TEARDOWN_HCA, OP_DISABLE_HCA, "teardown", "disable");
     add_ops("/srq/create-query", test_srq_create_query,

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cqe.h"
-#include "harness.h"
+#include "harness-dev.h"
 #include "steering.h"
 #include "toeplitz.h"
 
@@ -132,7 +132,7 @@ static Env *env_new(void)
 {
     Env *e = g_new0(Env, 1);
 
-    e->h = h_new();
+    e->h = h_new_device();
     h_bringup(e->h);
     h_port_up(e->h);
     e->cq = h_create_cq(e->h, e->h->comp_eq.num, 4);
@@ -269,7 +269,7 @@ static void test_rx_delivers_with_cqe(void)
 
     udp_frame(f, sizeof(f), false);
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
+    mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false);
     cqe = h_cq_next(e->h, &e->cq);
     g_assert_nonnull(cqe);
     g_assert_cmpuint(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
@@ -290,7 +290,7 @@ static void test_rx_strips_vlan(void)
 
     udp_frame(f, sizeof(f), true);
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
+    mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false);
     cqe = h_cq_next(e->h, &e->cq);
     g_assert_nonnull(cqe);
     g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, sizeof(f) - 4);
@@ -306,7 +306,7 @@ static void test_rx_out_of_buffer(void)
     uint8_t f[64];
 
     udp_frame(f, sizeof(f), false);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
+    mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false);
     g_assert_null(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(e->h->fw->counters.rx_out_of_buffer, ==, 1);
 }
@@ -333,7 +333,7 @@ static void test_rx_spans_segments(void)
     h_put32(e->h, wqe + 24, 0);
     h_put32(e->h, wqe + 28, (uint32_t)(BUF_GPA + 0x2000));
     h_put32(e->h, e->rq.dbr, 1);
-    g_assert_true(mlx5_rx_frame(e->h->fw, f, sizeof(f), false));
+    g_assert_true(mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false));
     g_assert_nonnull(h_cq_next(e->h, &e->cq));
     g_assert_cmpmem(buf0, 128, f, 128);
     g_assert_cmpmem(buf1, sizeof(f) - 128, f + 128, sizeof(f) - 128);
@@ -352,14 +352,14 @@ static void test_rx_loopback(void)
     memcpy(f, e->h->fw->cfg.mac, 6);
     post_rx(e, 2048, e->mkey);
     t->self_lb_block = 0;
-    mlx5_rx_loopback(e->h->fw, f, sizeof(f));
+    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f));
     g_assert_null(h_cq_next(e->h, &e->cq));
     t->self_lb_block = 1;
-    mlx5_rx_loopback(e->h->fw, f, sizeof(f));
+    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f));
     g_assert_nonnull(h_cq_next(e->h, &e->cq));
     f[5] ^= 1;                                      /* someone else's MAC */
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_loopback(e->h->fw, f, sizeof(f));
+    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f));
     g_assert_null(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 0);   /* not wire traffic */
 }
@@ -371,11 +371,11 @@ static void test_rx_waits_for_wqe(void)
     uint8_t f[64];
 
     udp_frame(f, sizeof(f), false);
-    g_assert_false(mlx5_rx_frame(e->h->fw, f, sizeof(f), true));
-    g_assert_true(e->h->fw->rx_waiting);
+    g_assert_false(mlx5_rx_frame(h_dp(e->h), f, sizeof(f), true));
+    g_assert_true(h_dp(e->h)->rx_waiting);
     g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx) + e->h->fw->counters.rx_steer_miss, ==, 0);
     post_rx(e, 2048, e->mkey);
-    g_assert_true(mlx5_rx_frame(e->h->fw, f, sizeof(f), true));
+    g_assert_true(mlx5_rx_frame(h_dp(e->h), f, sizeof(f), true));
     g_assert_nonnull(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 1);
 }
@@ -396,23 +396,23 @@ static void expect_rq_err_cqe(Env *e, uint8_t syndrome, uint16_t index)
 static void test_rx_bad_wqe(void)
 {
     g_autoptr(Env) e = env_steered();
-    Mlx5Wq *rq;
+    Mlx5Rq *rq;
     uint8_t f[200];
 
     udp_frame(f, sizeof(f), false);
     post_rx(e, 64, e->mkey);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
+    mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false);
     expect_rq_err_cqe(e, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, 0);
-    rq = mlx5_table_get(&e->h->fw->wq, e->rq.num);
+    rq = mlx5_rq_get(e->h->fw, e->rq.num);
     g_assert_cmpuint(rq->state, ==, MLX5_RQC_STATE_ERR);
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);    /* an RQ in error takes nothing */
+    mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false);    /* an RQ in error takes nothing */
     g_assert_null(h_cq_next(e->h, &e->cq));
     rq->state = MLX5_RQC_STATE_RDY;                  /* as MODIFY_RQ RST -> RDY leaves it */
-    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
+    mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false);
     g_assert_cmphex(h_cq_next(e->h, &e->cq)[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
     post_rx(e, 2048, e->mkey ^ 0x1);                 /* wrong key byte */
-    mlx5_rx_frame(e->h->fw, f, sizeof(f), false);
+    mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false);
     expect_rq_err_cqe(e, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, 2);
     g_assert_cmpuint(h_nerrors(e->h), >=, 2);
 }
@@ -424,8 +424,8 @@ static void test_rx_refused_frames(void)
     g_autofree uint8_t *big = g_malloc0(MLX5_PORT_MAX_MTU + 100);
 
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_frame(e->h->fw, big, 10, false);
-    mlx5_rx_frame(e->h->fw, big, MLX5_PORT_MAX_MTU + 100, false);
+    mlx5_rx_frame(h_dp(e->h), big, 10, false);
+    mlx5_rx_frame(h_dp(e->h), big, MLX5_PORT_MAX_MTU + 100, false);
     g_assert_null(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 0);
 }

@@ -68,12 +68,12 @@ static void test_carrier_follows_link(void)
 
     h_port_up(h);
     expect_port_change(h, MLX5_PORT_CHANGE_ACTIVE);
-    mlx5_dev_set_link(&h->dev, false);
+    mlx5_port_set_carrier(h->fw, false);
     expect_port_change(h, MLX5_PORT_CHANGE_DOWN);
     s = vport_state(h);
     g_assert_cmpuint(OUT_GET(s, query_vport_state_out, state), ==, 0);
     hcmd_free(s);
-    mlx5_dev_set_link(&h->dev, true);
+    mlx5_port_set_carrier(h->fw, true);
     expect_port_change(h, MLX5_PORT_CHANGE_ACTIVE);
 }
 

@@ -1,0 +1,191 @@
+/*
+ * The data path's internals, shared by the files of hw-rdma.
+ *
+ * Concepts
+ * --------
+ * Mlx5Device is the firmware model (firmware-sim, Mlx5Fw) and the data
+ * path (this library, Mlx5DataPath) side by side.  The firmware owns the
+ * objects the driver made with commands: their contexts, numbers and the
+ * states commands set.  The data path runs them, and owns what it keeps
+ * while it does: each QP's transport state (transport.h, behind Mlx5Qp.dp),
+ * the timers, the held completion events, the frames looped back to this
+ * port.  The firmware tells it of new QPs, state changes and ends through
+ * the Mlx5DataPathOps table device.c fills; the data path reads and updates
+ * the objects' hardware fields (producer and consumer counters, arm state)
+ * as a NIC updates its contexts, and asks the firmware's QP state machine
+ * to move a QP that failed (mlx5_qp_send_error).
+ *
+ * Files by responsibility:
+ *   device.c      BAR0 routing, UAR doorbells, the one platform timer, the ops
+ *   queue.c       doorbell records: what the driver has posted
+ *   sq.c          send queues: WQE fetch, Ethernet sends, QP send WQEs to
+ *                 their transport, requester CQEs
+ *   rx.c          an Ethernet frame: steering -> TIR -> RQ -> CQE
+ *   steering.c    the flow-table walk; toeplitz.c  the RSS hash
+ *   cq.c          the CQE writer, CQ arming, event moderation
+ *   mkey.c        memory keys: access checks and address translation
+ *   wqe.c         the data segments of WQEs (gather and scatter)
+ *   roce.c        the RoCEv2 frame codec and its ICRC (no state)
+ *   transport.c   what every QP transport shares (transport.h)
+ *   rc*.c, ud.c, rq.c, umr.c, mad.c   the transports (transport.h, rc.h)
+ */
+#ifndef MLX5EMU_DATAPATH_H
+#define MLX5EMU_DATAPATH_H
+
+#include "fw.h"
+#include "mlx5-dev.h"
+#include "wqe.h"
+
+typedef struct Mlx5DataPath {
+    Mlx5Fw *fw;                 /* the objects it runs (firmware-sim) */
+    uint64_t timer_deadline;    /* what the platform timer is set to (UINT64_MAX: off) */
+    GPtrArray *cq_moderated;    /* Mlx5Cq whose completion event is held (cq.c) */
+    GPtrArray *rc_timed;        /* Mlx5QpTransport whose ack or RNR timer runs (rc.c) */
+    GPtrArray *rq_err_watched;  /* Mlx5QpTransport in ERR, new receive WQEs flushed (rq.c) */
+    GQueue *roce_loopback;      /* GBytes: RoCE frames to this port, to receive (transport.c) */
+    Mlx5Qp *gsi_qp;             /* the QP of st QP1: BTH destination QP 1 (ud.c) */
+    bool rx_waiting;            /* a frame waits for a receive WQE (rx.c) */
+} Mlx5DataPath;
+
+struct Mlx5Device {
+    Mlx5Fw fw;
+    Mlx5DataPath dp;
+    /* high halves of 64-bit doorbells written as two 32-bit accesses */
+    uint64_t latch_addr;
+    uint32_t latch_hi;
+    bool latch_valid;
+};
+
+static inline uint64_t mlx5_dp_now(const Mlx5DataPath *dp)
+{
+    return dp->fw->plat->clock_ns(dp->fw->opaque);
+}
+
+/* device.c: the platform timer is shared; fire no later than `deadline`. */
+void mlx5_timer_request(Mlx5DataPath *dp, uint64_t deadline);
+/* Count `frames` frames of `octets` in all, all to the destination MAC
+ * of `frame`. */
+void mlx5_count_frames(Mlx5Traffic *t, const uint8_t *frame, uint64_t frames, uint64_t octets);
+
+/* queue.c: how many WQEs the driver has posted past the device's
+ * `hw_counter` by the 16-bit producer counter in the doorbell record at
+ * `dbr` (*posted).  False if the record is not in guest memory, or if it
+ * claims more than the ring of queue `num` holds (undefined: traced and
+ * logged; the queue then does nothing). */
+bool mlx5_dbr_posted(Mlx5DataPath *dp, uint64_t dbr, uint32_t hw_counter,
+                     const Mlx5Ring *ring, uint32_t num, uint32_t *posted);
+
+/* cq.c */
+void mlx5_cq_arm_doorbell(Mlx5DataPath *dp, uint32_t cqn, uint32_t dw0);
+/* Write one CQE (64 bytes; op_own's owner bit is filled in) to the CQ. */
+bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
+/* The platform timer fired: raise the held CQ events that are due; the
+ * next deadline (UINT64_MAX: none). */
+uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp);
+/* The CQ goes: its held event with it. */
+void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq);
+
+/* mkey.c */
+typedef enum { MLX5_MKEY_OK, MLX5_MKEY_PROT, MLX5_MKEY_NO_MEM } Mlx5MkeyStatus;
+/* Who touches the memory and how: the rights (lr, lw, rr, rw, a) checked;
+ * an atomic reads and writes under the atomic right. */
+typedef enum {
+    MLX5_MKEY_LOCAL_READ, MLX5_MKEY_LOCAL_WRITE, MLX5_MKEY_REMOTE_READ, MLX5_MKEY_REMOTE_WRITE,
+    MLX5_MKEY_REMOTE_READ_ATOMIC, MLX5_MKEY_REMOTE_WRITE_ATOMIC,
+} Mlx5MkeyAccess;
+/* The key `key` names, if it is usable by PD `pd`: it exists, its key
+ * byte matches, it is that PD's and not free; NULL otherwise. */
+Mlx5Mkey *mlx5_mkey_usable(Mlx5Fw *fw, uint32_t key, uint32_t pd);
+/* Does key `key` of PD `pd` allow access `acc` to [addr, addr + len)? */
+bool mlx5_mkey_allows(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr, uint64_t len,
+                      Mlx5MkeyAccess acc);
+/* Copy `len` bytes between `buf` and the memory key `key` of PD `pd` at
+ * `addr` (the write accesses: into guest memory), after the access checks.
+ * PROT: the key does not allow it; NO_MEM: it translates outside RAM. */
+Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                             void *buf, uint32_t len, Mlx5MkeyAccess acc);
+/* An 8-byte atomic at `va` (compare-and-swap or fetch-and-add); *orig
+ * gets the value found there. */
+Mlx5MkeyStatus mlx5_mkey_atomic(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t va,
+                                bool cmp_swap, uint64_t swap_add, uint64_t compare,
+                                uint64_t *orig);
+
+/* wqe.c: data segments of send WQEs, from segment `first` of `ds`.  The
+ * message length (0, or LOCAL_LENGTH_ERR for inline data past the WQE or
+ * where inline is not allowed); copy bytes [off, off + n) of the message
+ * to (write false: gather) or from (write: scatter) buf through the lkeys
+ * of PD pd. */
+uint8_t mlx5_wqe_msg_len(const uint8_t *wqe, unsigned ds, unsigned first, bool inline_ok,
+                         uint64_t *len);
+Mlx5SglStatus mlx5_wqe_sgl(Mlx5Fw *fw, uint32_t pd, const uint8_t *wqe, unsigned ds,
+                           unsigned first, uint32_t off, uint8_t *buf, uint32_t n, bool write);
+/* A receive WQE's list at guest address `addr` (`nseg` segments):
+ * scatter `len` bytes at message offset `off` into it; its total length. */
+Mlx5SglStatus mlx5_recv_scatter(Mlx5Fw *fw, uint32_t pd, uint64_t addr, unsigned nseg,
+                                uint32_t off, const uint8_t *data, size_t len);
+uint32_t mlx5_recv_capacity(Mlx5Fw *fw, uint64_t addr, unsigned nseg);
+/* Copy `len` bytes through one pointer segment {byte_count, lkey, addr}
+ * as the key allows. */
+Mlx5SglStatus mlx5_sge_dma(Mlx5Fw *fw, uint32_t pd, uint32_t lkey, uint64_t addr,
+                           uint8_t *buf, uint32_t len, bool write);
+
+/* sq.c.  A send WQE as the SQ engine fetched it: its bytes (ds * 16 of
+ * them are the WQE) and the fields of its control segment. */
+typedef struct Mlx5SendWqe {
+    uint8_t bytes[MLX5_MAX_WQE_BYTES];
+    uint16_t index;             /* the counter of its first basic block */
+    uint8_t opcode;             /* MLX5_OPCODE_* */
+    uint8_t ds;                 /* 16-byte units */
+    uint8_t fm_ce_se;           /* MLX5_WQE_CTRL_CQ_UPDATE, _SOLICITED, ... */
+} Mlx5SendWqe;
+void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t sqn, uint16_t wqe_counter);
+/* A QP's send queue in ERR: complete its posted WQEs with WR_FLUSH_ERR;
+ * how many. */
+unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq);
+/* A send WQE's completion (PRM "Completion Queue Entry", requester CQE).
+ * The only writer of requester CQEs: Ethernet sends, QP sends and their
+ * flushes, the RC completer. */
+typedef struct Mlx5SendCompletion {
+    uint16_t wqe_counter;       /* the WQE's index (its first basic block) */
+    uint8_t opcode;             /* the WQE's, MLX5_OPCODE_* */
+    uint8_t syndrome;           /* 0: success; else an error CQE with this */
+    bool signaled;              /* the WQE asked for a CQE (CQ_UPDATE) */
+    bool solicited;
+    uint32_t byte_cnt;          /* READ and atomics: the bytes that came back */
+} Mlx5SendCompletion;
+void mlx5_sq_complete(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendCompletion *c);
+
+/* eth-tx.c: send the frame of an Ethernet SQ's SEND or LSO WQE; 0, or the
+ * syndrome it fails with (*why says what). */
+uint8_t mlx5_eth_send(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendWqe *w,
+                      const char **why);
+
+/* rx.c: steer one frame from the wire to an RQ.  Returns false (and sets
+ * dp->rx_waiting) if `may_wait` and the RQ has no WQE yet: the caller keeps
+ * the frame and offers it again later. */
+bool mlx5_rx_frame(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool may_wait);
+/* A frame this function sent: loop it back to itself where the PRM says. */
+void mlx5_rx_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t len);
+/* Is `mac` one of the port's unicast addresses (its own, or one the
+ * driver put in the vport's list)? */
+bool mlx5_port_mac_is_ours(const Mlx5Fw *fw, const uint8_t mac[6]);
+
+/* transport.c: the QP transports as the rest of the device sees them
+ * (the ops of a QP's life; RoCE frames in; the timers' work). */
+void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp);
+void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsigned to);
+void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp);
+void mlx5_transport_reset(Mlx5DataPath *dp);
+/* A RoCEv2 frame for this port: false if it is not RoCEv2 (the Ethernet
+ * path's); `looped` back from this port: never on the wire, not in the
+ * physical port's counters. */
+bool mlx5_roce_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool looped);
+/* Receive the RoCE frames this port sent to itself; the next deadline
+ * (UINT64_MAX: none left). */
+uint64_t mlx5_roce_loopback_run(Mlx5DataPath *dp);
+/* Run the RC timers that are due (rc.c), flush what was posted to QPs in
+ * ERR (rq.c); the next deadline. */
+uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp);
+uint64_t mlx5_rq_err_poll(Mlx5DataPath *dp);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * Ethernet transmit: the SEND and LSO WQEs of an Ethernet SQ (PRM
+ * "Ethernet Segment"; Linux en/en_tx.c mlx5e_sq_xmit_wqe).
+ *
+ * The WQE is ctrl, the Ethernet segment (checksum flags, the MSS of an
+ * LSO, then inline headers or a VLAN tag to insert), then data segments
+ * through the PA key mlx5e created.  The device gathers the frame, counts
+ * what goes on the wire and hands it to the platform with the offloads
+ * the segment asks for (QEMU's net_tx_pkt fills checksums and cuts TSO
+ * segments); a frame to one of the port's own addresses is also offered to
+ * its receive path (rx.c mlx5_rx_loopback).
+ */
+#include <string.h>
+
+#include "cqe.h"
+#include "datapath.h"
+#include "steering.h"
+
+/* The inline headers of the Ethernet segment, then the data segments.
+ * `why` names what failed; the status says how (wqe.h). */
+static Mlx5SglStatus eth_gather(Mlx5DataPath *dp, const Mlx5SendQueue *sq,
+                                const Mlx5SendWqe *w, uint8_t *frame, size_t *len)
+{
+    const uint8_t *eth = w->bytes + MLX5_DS_BYTES;
+    uint16_t hdr = prm_be16(eth + WQE_ETH_INLINE_HDR_SZ);
+    /* The same 16 bits are either an inline header size or, with the
+     * INSERT_VLAN type bit, a request to insert a tag (no inline data). */
+    uint32_t ihs = hdr & MLX5_ETH_WQE_INSERT_VLAN ? 0 : hdr;
+    uint32_t used = MLX5_DS_BYTES * 2;          /* ctrl + eth */
+    uint32_t total = w->ds * MLX5_DS_BYTES;
+
+    *len = 0;
+    if (ihs) {
+        used = MLX5_DS_BYTES + WQE_ETH_INLINE_HDR + ihs;
+        used = (used + MLX5_DS_BYTES - 1) & ~(MLX5_DS_BYTES - 1);
+        if (used > total || used > sizeof(w->bytes)) {
+            return MLX5_SGL_BAD_INLINE;
+        }
+        memcpy(frame, eth + WQE_ETH_INLINE_HDR, ihs);
+        *len = ihs;
+    }
+    for (uint32_t off = used; off + MLX5_DS_BYTES <= total; off += MLX5_DS_BYTES) {
+        const uint8_t *seg = w->bytes + off;
+        uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT);
+        Mlx5SglStatus st;
+
+        if (bc > MLX5_MAX_FRAME_BYTES - *len) {
+            return MLX5_SGL_TOO_LONG;
+        }
+        st = bc ? mlx5_sge_dma(dp->fw, sq->pd, prm_be32(seg + WQE_DATA_LKEY),
+                               prm_be64(seg + WQE_DATA_ADDR), frame + *len, bc, false)
+                : MLX5_SGL_OK;
+        if (st != MLX5_SGL_OK) {
+            return st;
+        }
+        *len += bc;
+    }
+    return MLX5_SGL_OK;
+}
+
+static bool frame_is_ipv4(const uint8_t *f, size_t len)
+{
+    uint16_t type = prm_be16(f + 12);
+
+    if (type == 0x8100 && len >= 18) {
+        type = prm_be16(f + 16);
+    }
+    return type == 0x0800;
+}
+
+/* The offloads the Ethernet segment asks for.  The L3 checksum flag means
+ * the IPv4 header checksum: an IPv6 header has none (mlx5e sets the flag
+ * for both). */
+static void eth_offloads(const Mlx5SendWqe *w, const uint8_t *frame, size_t len,
+                         Mlx5TxOffload *off)
+{
+    const uint8_t *eth = w->bytes + MLX5_DS_BYTES;
+    uint8_t cs = eth[WQE_ETH_CS_FLAGS];
+
+    memset(off, 0, sizeof(*off));
+    off->ip_csum = (cs & MLX5_ETH_WQE_L3_CSUM) && frame_is_ipv4(frame, len);
+    off->l4_csum = cs & MLX5_ETH_WQE_L4_CSUM;
+    if (w->opcode == MLX5_OPCODE_LSO) {
+        off->mss = prm_be16(eth + WQE_ETH_MSS);
+    }
+    if (prm_be16(eth + WQE_ETH_INSERT_TYPE) & MLX5_ETH_WQE_INSERT_VLAN) {
+        off->vlan_insert = true;
+        off->vlan_tci = prm_be16(eth + WQE_ETH_INSERT_VLAN_TCI);
+    }
+}
+
+/* Count what goes on the wire: an LSO WQE leaves as ceil(payload / MSS)
+ * segments, each carrying a copy of the L2-L4 headers; an inserted VLAN tag
+ * adds 4 bytes to every frame. */
+static void eth_count(Mlx5DataPath *dp, const uint8_t *frame, size_t len,
+                      const Mlx5TxOffload *off)
+{
+    uint8_t param[MLX5_MATCH_PARAM_BYTES];
+    size_t segs = 1, hdr = 0, bytes = len;
+    Mlx5PktInfo pi;
+
+    if (off->mss) {
+        mlx5_steer_parse(frame, len, param, &pi);
+        if (pi.l4_off && pi.ip_protocol == 6 && len >= pi.l4_off + 13u) {
+            hdr = pi.l4_off + (frame[pi.l4_off + 12] >> 4) * 4u;
+        }
+        if (hdr && len > hdr) {
+            segs = (len - hdr + off->mss - 1) / off->mss;
+            bytes = len + (segs - 1) * hdr;
+        }
+    }
+    if (off->vlan_insert) {
+        bytes += 4 * segs;
+    }
+    mlx5_count_frames(&dp->fw->counters.phy_tx, frame, segs, bytes);
+    mlx5_count_frames(&dp->fw->counters.vport_tx, frame, segs, bytes);
+}
+
+void mlx5_tx_finish_segment(uint8_t *frame, size_t len)
+{
+    uint8_t param[MLX5_MATCH_PARAM_BYTES];
+    Mlx5PktInfo pi;
+    uint8_t *csum;
+
+    mlx5_steer_parse(frame, len, param, &pi);
+    if (!pi.l4_off || pi.ip_protocol != 6 || len < pi.l4_off + 18u) {
+        return;
+    }
+    csum = frame + pi.l4_off + 16;
+    if (csum[0] == 0xff && csum[1] == 0xff) {
+        csum[0] = csum[1] = 0;
+    }
+}
+
+uint8_t mlx5_eth_send(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendWqe *w,
+                      const char **why)
+{
+    g_autofree uint8_t *frame = g_malloc(MLX5_MAX_FRAME_BYTES);
+    Mlx5TxOffload off;
+    Mlx5SglStatus st;
+    size_t len;
+
+    if (w->ds < 2) {
+        *why = "SEND without an Ethernet segment";
+        return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+    }
+    st = eth_gather(dp, sq, w, frame, &len);
+    if (st != MLX5_SGL_OK) {
+        *why = mlx5_sgl_status_name(st);
+        return mlx5_sgl_syndrome(st);
+    }
+    if (len < 14) {
+        *why = "frame shorter than an Ethernet header";
+        return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+    }
+    eth_offloads(w, frame, len, &off);
+    if (w->opcode == MLX5_OPCODE_LSO && off.mss == 0) {
+        *why = "LSO with MSS 0";
+        return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+    }
+    mlx5emu_trace_sq_send(sq->num, w->index, (unsigned)len, off.mss,
+                          (off.ip_csum ? 1 : 0) | (off.l4_csum ? 2 : 0),
+                          off.vlan_insert ? off.vlan_tci : 0);
+    if (dp->fw->port_up) {
+        eth_count(dp, frame, len, &off);
+        dp->fw->plat->tx_frame(dp->fw->opaque, frame, len, &off);
+        mlx5_rx_loopback(dp, frame, len);
+    }
+    return 0;
+}

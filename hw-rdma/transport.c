@@ -1,0 +1,218 @@
+/*
+ * What every QP transport shares (see transport.h): the life of a QP's
+ * transport state as the firmware's QP state machine drives it, RoCEv2
+ * frames in (to the RC or UD transport) and out (to the wire, or back to
+ * this port), and the frames no QP takes.
+ */
+#include <string.h>
+
+#include "transport.h"
+
+static void rc_wqe_clear(void *p)
+{
+    g_free(((Mlx5RcWqe *)p)->wqe);
+}
+
+void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp)
+{
+    Mlx5QpTransport *t = g_new0(Mlx5QpTransport, 1);
+
+    t->qp = qp;
+    t->req.wqes = g_array_new(false, false, sizeof(Mlx5RcWqe));
+    g_array_set_clear_func(t->req.wqes, rc_wqe_clear);
+    if (qp->st == MLX5_QP_ST_QP1) {
+        dp->gsi_qp = qp;                /* BTH destination QP 1 (ud.c) */
+    }
+    return t;
+}
+
+void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp)
+{
+    Mlx5QpTransport *t = mlx5_qp_transport(qp);
+
+    if (dp->gsi_qp == qp) {
+        dp->gsi_qp = NULL;
+    }
+    if (!t) {
+        return;
+    }
+    mlx5_rc_stop_timer(dp, t);
+    mlx5_rq_unwatch(dp, t);
+    g_array_free(t->req.wqes, true);
+    g_free(t);
+    qp->dp = NULL;
+}
+
+/* The responder starts from the PSN the driver set at RTR (next_rcv_psn),
+ * with nothing under way and nothing kept (IBA 10.3.1). */
+static void transport_seed_responder(Mlx5QpTransport *t)
+{
+    Mlx5Responder *resp = &t->resp;
+
+    memset(resp, 0, sizeof(*resp));
+    resp->epsn = PRM_GET(qpc, next_rcv_psn, t->qp->qpc);
+}
+
+/* The requester starts from next_send_psn at RTR -> RTS; every move to
+ * RTS refills the retry budgets of retry_count and rnr_retry. */
+static void transport_seed_requester(Mlx5QpTransport *t, unsigned from)
+{
+    Mlx5Requester *req = &t->req;
+
+    if (from == MLX5_QP_STATE_RTR) {
+        req->sq_psn = req->una_psn = PRM_GET(qpc, next_send_psn, t->qp->qpc);
+    }
+    req->retry_left = PRM_GET(qpc, retry_count, t->qp->qpc);
+    req->rnr_left = PRM_GET(qpc, rnr_retry, t->qp->qpc);
+}
+
+/* Entering ERR (IBA 10.3.1, 11.6.2): whatever was posted completes with
+ * WR_FLUSH_ERR, oldest first - the RC send WQEs in flight, those posted but
+ * not yet fetched, then the receive WQEs (rq.c mlx5_rq_flush). */
+static void transport_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
+{
+    unsigned n = mlx5_rc_flush(dp, t);
+
+    n += mlx5_sq_flush(dp, &t->qp->sq);
+    n += mlx5_rq_flush(dp, t);
+    mlx5emu_trace_qp_flush(t->qp->num, n);
+}
+
+void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsigned to)
+{
+    Mlx5QpTransport *t = mlx5_qp_transport(qp);
+    bool runs = mlx5_qp_st_is_rc(qp->st) || mlx5_qp_st_is_ud(qp->st);
+
+    if (!t) {
+        return;
+    }
+    if (to == MLX5_QP_STATE_RTR) {
+        transport_seed_responder(t);
+    } else if (to == MLX5_QP_STATE_RTS) {
+        transport_seed_requester(t, from);
+    } else if (to == MLX5_QP_STATE_RST) {
+        g_array_set_size(t->req.wqes, 0);
+        mlx5_rc_stop_timer(dp, t);
+        mlx5_rq_unwatch(dp, t);
+    } else if (to == MLX5_QP_STATE_ERR && from != MLX5_QP_STATE_ERR && runs) {
+        transport_flush(dp, t);
+    }
+}
+
+void mlx5_transport_reset(Mlx5DataPath *dp)
+{
+    g_queue_clear_full(dp->roce_loopback, (GDestroyNotify)g_bytes_unref);
+    g_ptr_array_set_size(dp->rc_timed, 0);
+    g_ptr_array_set_size(dp->rq_err_watched, 0);
+    dp->gsi_qp = NULL;
+}
+
+void mlx5_count_cqe_error(Mlx5DataPath *dp, const Mlx5Qp *qp, uint8_t syndrome,
+                          bool requester)
+{
+    if (!syndrome) {
+        return;
+    }
+    if (syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR) {
+        mlx5_qp_count(dp->fw, qp, requester ? MLX5_QCNT_req_cqe_flush_error
+                                            : MLX5_QCNT_resp_cqe_flush_error);
+    } else {
+        mlx5_qp_count(dp->fw, qp, requester ? MLX5_QCNT_req_cqe_error : MLX5_QCNT_resp_cqe_error);
+    }
+}
+
+/* --- frames out ----------------------------------------------------------- */
+
+/* Loopback (as ConnectX's): a frame to our own MAC - a QP talking to
+ * another QP of this device, rping or perftest to the guest's own address
+ * - never reaches the wire.  It is received later, from the timer, so the
+ * engine that sent it is never re-entered; a full queue drops it, as a
+ * congested link would, and the transport recovers. */
+#define MLX5_ROCE_LOOPBACK_MAX 4096
+static void roce_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t n)
+{
+    if (g_queue_get_length(dp->roce_loopback) >= MLX5_ROCE_LOOPBACK_MAX) {
+        mlx5emu_trace_rc_rx_drop("loopback queue full");
+        return;
+    }
+    mlx5_count_frames(&dp->fw->counters.vport_tx, frame, 1, n);
+    g_queue_push_tail(dp->roce_loopback, g_bytes_new(frame, n));
+    mlx5_timer_request(dp, mlx5_dp_now(dp));
+}
+
+uint64_t mlx5_roce_loopback_run(Mlx5DataPath *dp)
+{
+    /* A bounded batch: what the batch sends back comes in the next one. */
+    for (unsigned i = 0; i < MLX5_ROCE_LOOPBACK_MAX; i++) {
+        g_autoptr(GBytes) b = g_queue_pop_head(dp->roce_loopback);
+        gsize len;
+        const uint8_t *f;
+
+        if (!b) {
+            return UINT64_MAX;
+        }
+        f = g_bytes_get_data(b, &len);
+        if (dp->fw->port_up) {
+            mlx5_roce_receive(dp, f, len, true);
+        }
+    }
+    return g_queue_is_empty(dp->roce_loopback) ? UINT64_MAX : mlx5_dp_now(dp);
+}
+
+void mlx5_roce_send_frame(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5RocePkt *p,
+                          const uint8_t *payload, size_t len)
+{
+    Mlx5Fw *fw = dp->fw;
+    uint8_t frame[4096 + 128];
+    Mlx5TxOffload off = { 0 };
+    size_t n = mlx5_roce_build(p, payload, len, frame, sizeof(frame));
+
+    if (!n) {
+        mlx5_guest_error(fw, "QP 0x%x: cannot build a RoCEv2 packet (address path?)",
+                         t->qp->num);
+        return;
+    }
+    mlx5emu_trace_rc_tx(t->qp->num, p->opcode, p->dest_qpn, p->psn, (unsigned)len);
+    if (fw->cfg.roce_loopback && !(frame[0] & 1) && mlx5_port_mac_is_ours(fw, frame)) {
+        roce_loopback(dp, frame, n);
+        return;
+    }
+    if (fw->port_up) {
+        mlx5_count_frames(&fw->counters.phy_tx, frame, 1, n);
+        mlx5_count_frames(&fw->counters.vport_tx, frame, 1, n);
+        fw->plat->tx_frame(fw->opaque, frame, n, &off);
+    }
+}
+
+/* --- frames in ------------------------------------------------------------ */
+
+/* Such a frame never reaches a QP, so no Q counter can have it; the
+ * port's if_in_discards (PPCNT RFC 2863 group, mlx5e's rx_discards_phy)
+ * is where the driver sees the device drop what it received. */
+void mlx5_roce_discard(Mlx5DataPath *dp, const char *why)
+{
+    dp->fw->counters.rx_roce_discards++;
+    mlx5emu_trace_rc_rx_drop(why);
+}
+
+bool mlx5_roce_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool looped)
+{
+    Mlx5RocePkt p;
+    Mlx5RoceStatus st = mlx5_roce_parse(frame, len, &p);
+
+    if (st == MLX5_ROCE_NOT_ROCE) {
+        return false;
+    }
+    if (!looped) {
+        mlx5_count_frames(&dp->fw->counters.phy_rx, frame, 1, len);
+    }
+    if (st != MLX5_ROCE_OK) {
+        mlx5_roce_discard(dp, mlx5_roce_status_name(st));
+    } else if ((p.opcode & 0xe0) == MLX5_ROCE_UD) {
+        mlx5_count_frames(&dp->fw->counters.vport_rx, frame, 1, len);
+        mlx5_ud_receive(dp, frame, &p);
+    } else {
+        mlx5_rc_receive(dp, frame, len, &p);
+    }
+    return true;
+}

@@ -1,0 +1,24 @@
+/*
+ * The unit-test harness around a whole Mlx5Device (firmware and data
+ * path): hw-rdma's tests.  See harness.h.
+ */
+#ifndef MLX5EMU_TEST_HARNESS_DEV_H
+#define MLX5EMU_TEST_HARNESS_DEV_H
+
+#include "datapath.h"
+#include "harness.h"
+
+/* The device on the fake platform; h->dev and h->fw are set. */
+Harness *h_new_device(void);
+/* The device's data path, for tests that look at its state. */
+static inline Mlx5DataPath *h_dp(Harness *h)
+{
+    return &h->dev->dp;
+}
+
+/* Doorbells through BAR0, as the driver rings them: the SQ's doorbell
+ * record, then its BlueFlame register; a CQ arm (UAR + 0x20). */
+void h_sq_ring(Harness *h, HRing *sq);
+void h_cq_arm(Harness *h, HRing *cq);
+
+#endif
