@@ -11,155 +11,148 @@
 
 #include "cmd.h"
 
-#define GEN(f, v) PRM_SET(cmd_hca_cap, f, gen, v)
+/* One advertised capability: its page (QUERY_HCA_CAP type), the field's
+ * bit offset and width in it, the value. */
+typedef struct CapValue {
+    uint8_t type;
+    uint16_t off, width;
+    uint32_t value;
+} CapValue;
+#define CAP(type, layout, f, v) { type, PRM_OFF(layout, f), PRM_W(layout, f), v }
+#define GEN(f, v) CAP(MLX5_CAP_GENERAL, cmd_hca_cap, f, v)
+#define ETH(f, v) CAP(MLX5_CAP_ETHERNET_OFFLOADS, per_protocol_networking_offload_caps, f, v)
+#define ROCE(f, v) CAP(MLX5_CAP_ROCE, roce_cap, f, v)
+#define ATOMIC(f, v) CAP(MLX5_CAP_ATOMIC, atomic_caps, f, v)
+/* The NIC receive flow table's properties, inside the flow table page. */
+#define NIC_RX(f, v) \
+    { MLX5_CAP_FLOW_TABLE, PRM_OFF(flow_table_nic_cap, flow_table_properties_nic_receive) + \
+      PRM_OFF(flow_table_prop_layout, f), PRM_W(flow_table_prop_layout, f), v }
 
-static void caps_general(Mlx5Fw *fw, uint8_t *gen)
-{
-    GEN(page_request_disable, 1);       /* 6.12+: no pages EQ */
-    GEN(log_max_srq_sz, 15);
-    GEN(log_max_qp_sz, 15);
-    GEN(log_max_qp, 18);
-    GEN(log_max_srq, 16);
-    GEN(log_max_cq_sz, 22);
-    GEN(log_max_cq, 16);
-    GEN(log_max_eq_sz, 13);             /* async EQ: 4096 + spare */
-    GEN(log_max_mkey, 16);
-    GEN(log_max_eq, 5);
-    GEN(max_indirection, 4);
-    GEN(log_max_mrw_sz, 64);
-    GEN(log_max_klm_list_size, 16);
-    GEN(log_max_ra_req_dc, 4);
-    GEN(log_max_ra_res_dc, 4);
-    GEN(log_max_ra_req_qp, 4);
-    GEN(log_max_ra_res_qp, 4);
-    GEN(cc_query_allowed, 0);
-    GEN(max_qp_cnt, 16);                /* Q counters */
+static const CapValue mlx5_caps[] = {
+    GEN(page_request_disable, 1),           /* 6.12+: no pages EQ */
+    GEN(log_max_srq_sz, 15),
+    GEN(log_max_qp_sz, 15),
+    GEN(log_max_qp, 18),
+    GEN(log_max_srq, 16),
+    GEN(log_max_cq_sz, 22),
+    GEN(log_max_cq, 16),
+    GEN(log_max_eq_sz, 13),                 /* async EQ: 4096 + spare */
+    GEN(log_max_mkey, 16),
+    GEN(log_max_eq, 5),
+    GEN(max_indirection, 4),
+    GEN(log_max_mrw_sz, 64),
+    GEN(log_max_klm_list_size, 16),
+    GEN(log_max_ra_req_dc, 4),
+    GEN(log_max_ra_res_dc, 4),
+    GEN(log_max_ra_req_qp, 4),
+    GEN(log_max_ra_res_qp, 4),
+    GEN(cc_query_allowed, 0),
+    GEN(max_qp_cnt, 16),                    /* Q counters */
     /* The transport events the device counts per Q counter set: mlx5_ib
      * (counters.c) shows a group of hw_counters for each bit. */
-    GEN(out_of_seq_cnt, 1);
-    GEN(retransmission_q_counters, 1);
-    GEN(enhanced_error_q_counters, 1);
-    GEN(rts2rts_qp_counters_set_id, 1); /* rdma statistic qp bind on a live QP */
-    GEN(pkey_table_size, 0);            /* 128 entries */
-    GEN(mcam_reg, 1);                   /* MCQS/MCQI: devlink fw.version */
-    GEN(nic_flow_table, 1);
-    GEN(local_ca_ack_delay, 16);
-    GEN(port_type, 1);                  /* Ethernet */
-    GEN(num_ports, 1);
-    GEN(log_max_msg, 30);
-    GEN(max_tc, 0);
-    GEN(cqe_version, 1);
-    GEN(cmdif_checksum, 0);
+    GEN(out_of_seq_cnt, 1),
+    GEN(retransmission_q_counters, 1),
+    GEN(enhanced_error_q_counters, 1),
+    GEN(rts2rts_qp_counters_set_id, 1),     /* rdma statistic qp bind on a live QP */
+    GEN(pkey_table_size, 0),                /* 128 entries */
+    GEN(mcam_reg, 1),                       /* MCQS/MCQI: devlink fw.version */
+    GEN(nic_flow_table, 1),
+    GEN(local_ca_ack_delay, 16),
+    GEN(port_type, 1),                      /* Ethernet */
+    GEN(num_ports, 1),
+    GEN(log_max_msg, 30),
+    GEN(max_tc, 0),
+    GEN(cqe_version, 1),
+    GEN(cmdif_checksum, 0),
     /* UMR may change a key's page size: mlx5_ib then offers fast registration
      * (IB_DEVICE_MEM_MGT_EXTENSIONS, which NVMe over RDMA needs) and
      * registers user memory through its UMR QP and mkey cache (umr.h
      * mlx5r_umr_can_load_pas; hw-rdma/umr.c). */
-    GEN(umr_modify_entity_size_disabled, 0);
-    GEN(eth_net_offloads, 1);
-    GEN(roce, 1);
-    GEN(atomic, 1);                     /* the atomic group below (mlx5_ib get_atomic_caps) */
-    GEN(cq_moderation, fw->cfg.cq_moderation);
-    GEN(cq_period_mode_modify, fw->cfg.cq_moderation);  /* 6.7+ mlx5e: moderation, DIM */
-    GEN(xrc, 1);
-    GEN(ud, 1);
-    GEN(uc, 0);
-    GEN(rc, 1);
-    GEN(log_pg_sz, 12);
-    GEN(bf, 1);
-    GEN(driver_version, 1);
-    GEN(log_bf_reg_size, 9);
-    GEN(max_wqe_sz_sq, 1024);
-    GEN(max_wqe_sz_rq, 512);
-    GEN(max_wqe_sz_sq_dc, 512);
-    GEN(max_qp_mcg, 240);
-    GEN(log_max_mcg, 10);
-    GEN(log_max_transport_domain, 16);
-    GEN(log_max_pd, 16);
-    GEN(log_max_xrcd, 16);
-    GEN(log_max_flow_counter_bulk, 0);
-    GEN(log_max_rq, 16);
-    GEN(log_max_sq, 16);
-    GEN(log_max_tir, 16);
-    GEN(log_max_tis, 16);
-    GEN(log_max_rmp, 16);
-    GEN(log_max_rqt, 16);
-    GEN(log_max_rqt_size, 11);
-    GEN(log_max_tis_per_sq, 0);
-    GEN(log_max_stride_sz_rq, 0);
-    GEN(log_max_wq_sz, 16);
-    GEN(log_max_current_uc_list, 7);
-    GEN(log_max_current_mc_list, 7);
-    GEN(log_max_vlan_list, 7);
-    GEN(log_uar_page_sz, 0);
-    GEN(num_of_uars_per_page, 1);
-    (void)fw;
-}
-
-static void caps_eth(uint8_t *eth)
-{
-#define ETH(f, v) PRM_SET(per_protocol_networking_offload_caps, f, eth, v)
-    ETH(csum_cap, 1);
-    ETH(vlan_cap, 1);
-    ETH(max_lso_cap, 16);
-    ETH(wqe_inline_mode, 2);            /* NOT_REQUIRED */
-    ETH(rss_ind_tbl_cap, 11);
-    ETH(self_lb_en_modifiable, 1);
-    ETH(wqe_vlan_insert, 1);
-    ETH(lro_cap, 0);
-    ETH(max_geneve_opt_len, 0);
-#undef ETH
-}
-
-static void caps_roce(uint8_t *roce)
-{
-#define ROCE(f, v) PRM_SET(roce_cap, f, roce, v)
-    ROCE(roce_version, 0x5);            /* RoCE v1 (bit 0) and v2 (bit 2) */
-    ROCE(l3_type, 0x6);                 /* IPv4 and IPv6 */
-    ROCE(r_roce_dest_udp_port, 4791);
-    ROCE(r_roce_max_src_udp_port, 0xffff);
-    ROCE(r_roce_min_src_udp_port, 0xc000);
-    ROCE(roce_address_table_size, MLX5_GID_TABLE_SIZE);
-#undef ROCE
-}
-
-/* 8-byte compare-and-swap and fetch-and-add on RC QPs, executed in the
- * host's byte order once the driver selects it (mlx5_core
- * handle_hca_cap_atomic sets atomic_req_8B_endianness_mode to 1). */
-static void caps_atomic(uint8_t *atomic)
-{
-#define ATOMIC(f, v) PRM_SET(atomic_caps, f, atomic, v)
-    ATOMIC(supported_atomic_req_8B_endianness_mode_1, 1);
-    ATOMIC(atomic_operations, 0x3);     /* bit 0 compare-and-swap, bit 1 fetch-and-add */
-    ATOMIC(atomic_size_qp, 0x8);        /* bit 3: 8 bytes */
-#undef ATOMIC
-}
-
-static void caps_flow_table(uint8_t *ft)
-{
-    uint8_t *rx = PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive, ft);
-#define RX(f, v) PRM_SET(flow_table_prop_layout, f, rx, v)
-    RX(ft_support, 1);
-    RX(flow_modify_en, 1);
-    RX(modify_root, 1);
-    RX(identified_miss_table_mode, 1);
-    RX(flow_table_modify, 1);
-    RX(log_max_ft_size, 22);
-    RX(max_ft_level, 63);
-    RX(log_max_ft_num, 10);
-    RX(log_max_flow, 22);
-    RX(log_max_destination, 4);
-#undef RX
-}
+    GEN(umr_modify_entity_size_disabled, 0),
+    GEN(eth_net_offloads, 1),
+    GEN(roce, 1),
+    GEN(atomic, 1),                         /* the atomic group below (mlx5_ib get_atomic_caps) */
+    GEN(xrc, 1),
+    GEN(ud, 1),
+    GEN(uc, 0),
+    GEN(rc, 1),
+    GEN(log_pg_sz, 12),
+    GEN(bf, 1),
+    GEN(driver_version, 1),
+    GEN(log_bf_reg_size, 9),
+    GEN(max_wqe_sz_sq, 1024),
+    GEN(max_wqe_sz_rq, 512),
+    GEN(max_wqe_sz_sq_dc, 512),
+    GEN(max_qp_mcg, 240),
+    GEN(log_max_mcg, 10),
+    GEN(log_max_transport_domain, 16),
+    GEN(log_max_pd, 16),
+    GEN(log_max_xrcd, 16),
+    GEN(log_max_flow_counter_bulk, 0),
+    GEN(log_max_rq, 16),
+    GEN(log_max_sq, 16),
+    GEN(log_max_tir, 16),
+    GEN(log_max_tis, 16),
+    GEN(log_max_rmp, 16),
+    GEN(log_max_rqt, 16),
+    GEN(log_max_rqt_size, 11),
+    GEN(log_max_tis_per_sq, 0),
+    GEN(log_max_stride_sz_rq, 0),
+    GEN(log_max_wq_sz, 16),
+    GEN(log_max_current_uc_list, 7),
+    GEN(log_max_current_mc_list, 7),
+    GEN(log_max_vlan_list, 7),
+    GEN(log_uar_page_sz, 0),
+    GEN(num_of_uars_per_page, 1),
+    /* Ethernet offloads */
+    ETH(csum_cap, 1),
+    ETH(vlan_cap, 1),
+    ETH(max_lso_cap, 16),
+    ETH(wqe_inline_mode, 2),                /* NOT_REQUIRED */
+    ETH(rss_ind_tbl_cap, 11),
+    ETH(self_lb_en_modifiable, 1),
+    ETH(wqe_vlan_insert, 1),
+    ETH(lro_cap, 0),
+    ETH(max_geneve_opt_len, 0),
+    /* RoCE */
+    ROCE(roce_version, 0x5),                /* RoCE v1 (bit 0) and v2 (bit 2) */
+    ROCE(l3_type, 0x6),                     /* IPv4 and IPv6 */
+    ROCE(r_roce_dest_udp_port, 4791),
+    ROCE(r_roce_max_src_udp_port, 0xffff),
+    ROCE(r_roce_min_src_udp_port, 0xc000),
+    ROCE(roce_address_table_size, MLX5_GID_TABLE_SIZE),
+    /* 8-byte compare-and-swap and fetch-and-add on RC QPs, executed in the
+     * host's byte order once the driver selects it (mlx5_core
+     * handle_hca_cap_atomic sets atomic_req_8B_endianness_mode to 1). */
+    ATOMIC(supported_atomic_req_8B_endianness_mode_1, 1),
+    ATOMIC(atomic_operations, 0x3),         /* bit 0 compare-and-swap, bit 1 fetch-and-add */
+    ATOMIC(atomic_size_qp, 0x8),            /* bit 3: 8 bytes */
+    /* NIC receive flow steering */
+    NIC_RX(ft_support, 1),
+    NIC_RX(flow_modify_en, 1),
+    NIC_RX(modify_root, 1),
+    NIC_RX(identified_miss_table_mode, 1),
+    NIC_RX(flow_table_modify, 1),
+    NIC_RX(log_max_ft_size, 22),
+    NIC_RX(max_ft_level, 63),
+    NIC_RX(log_max_ft_num, 10),
+    NIC_RX(log_max_flow, 22),
+    NIC_RX(log_max_destination, 4),
+};
 
 void mlx5_caps_init(Mlx5Fw *fw)
 {
     memset(fw->caps_max, 0, sizeof(fw->caps_max));
     memset(fw->cap_valid, 0, sizeof(fw->cap_valid));
-    caps_general(fw, fw->caps_max[MLX5_CAP_GENERAL]);
-    caps_eth(fw->caps_max[MLX5_CAP_ETHERNET_OFFLOADS]);
-    caps_roce(fw->caps_max[MLX5_CAP_ROCE]);
-    caps_flow_table(fw->caps_max[MLX5_CAP_FLOW_TABLE]);
-    caps_atomic(fw->caps_max[MLX5_CAP_ATOMIC]);
+    for (size_t i = 0; i < G_N_ELEMENTS(mlx5_caps); i++) {
+        const CapValue *v = &mlx5_caps[i];
+        prm_set_bits(fw->caps_max[v->type], v->off, v->width, v->value);
+    }
+    /* Event moderation is the board's choice (-device mlx5,cq-moderation=);
+     * 6.7+ mlx5e needs cq_period_mode_modify for moderation and net DIM. */
+    PRM_SET(cmd_hca_cap, cq_moderation, fw->caps_max[MLX5_CAP_GENERAL], fw->cfg.cq_moderation);
+    PRM_SET(cmd_hca_cap, cq_period_mode_modify, fw->caps_max[MLX5_CAP_GENERAL],
+            fw->cfg.cq_moderation);
     fw->cap_valid[MLX5_CAP_GENERAL] = true;
     fw->cap_valid[MLX5_CAP_ATOMIC] = true;
     fw->cap_valid[MLX5_CAP_ETHERNET_OFFLOADS] = true;

@@ -356,69 +356,67 @@ static void ext_write(uint8_t *h, unsigned hdrs, const Mlx5RocePkt *p)
 
 static const uint8_t v4_mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
-Mlx5RoceStatus mlx5_roce_parse(const uint8_t *f, size_t len, Mlx5RocePkt *p)
+/* The checksums, the BTH and the lengths of a located packet (IBA A17.3,
+ * 9.2): its opcode, where the payload starts and how much follows it up
+ * to the ICRC (payload and pad). */
+static Mlx5RoceStatus roce_check(const uint8_t *f, const RoceLoc *loc,
+                                 const Mlx5RoceOpcode **op, size_t *ext, size_t *rest)
 {
-    const Mlx5RoceOpcode *op;
-    const uint8_t *ip, *udp, *bth, *icrc;
-    size_t ext, rest;
-    RoceLoc loc;
-    Mlx5RoceStatus st;
+    const uint8_t *ip = f + loc->l3, *udp = f + loc->l4, *bth = udp + UDP_HLEN;
+    const uint8_t *icrc = f + loc->end - MLX5_ROCE_ICRC_BYTES;
+    size_t min = loc->l4 + UDP_HLEN + MLX5_ROCE_BTH_BYTES + MLX5_ROCE_ICRC_BYTES;
 
-    memset(p, 0, sizeof(*p));
-    st = roce_locate(f, len, &loc);
-    if (st != MLX5_ROCE_OK) {
-        return st;
-    }
-    ip = f + loc.l3;
-    udp = f + loc.l4;
-    if (!loc.v6 && inet_sum(0, ip, IPV4_HLEN) != 0xffff) {
+    if (!loc->v6 && inet_sum(0, ip, IPV4_HLEN) != 0xffff) {
         return MLX5_ROCE_BAD_IP;
     }
     /* IPv6 allows a zero UDP checksum for tunnels (RFC 6935); rxe sends it. */
-    if (prm_be16(udp + 6) && udp_sum(ip, loc.v6, udp, loc.end - loc.l4) != 0xffff) {
+    if (prm_be16(udp + 6) && udp_sum(ip, loc->v6, udp, loc->end - loc->l4) != 0xffff) {
         return MLX5_ROCE_BAD_UDP_CSUM;
     }
-    bth = udp + UDP_HLEN;
-    if (loc.end < loc.l4 + UDP_HLEN + MLX5_ROCE_BTH_BYTES + MLX5_ROCE_ICRC_BYTES) {
+    if (loc->end < min) {
         return MLX5_ROCE_TRUNCATED;
     }
     if (bth[1] & 0x0f) {
         return MLX5_ROCE_BAD_TVER;
     }
-    op = mlx5_roce_opcode(bth[0]);
-    if (!op) {
+    *op = mlx5_roce_opcode(bth[0]);
+    if (!*op) {
         return MLX5_ROCE_BAD_OPCODE;
     }
-    ext = mlx5_roce_ext_len(op->hdrs);
-    if (loc.end < loc.l4 + UDP_HLEN + MLX5_ROCE_BTH_BYTES + ext + MLX5_ROCE_ICRC_BYTES) {
+    *ext = mlx5_roce_ext_len((*op)->hdrs);
+    if (loc->end < min + *ext) {
         return MLX5_ROCE_TRUNCATED;
     }
-    icrc = f + loc.end - MLX5_ROCE_ICRC_BYTES;
     if (mlx5_roce_icrc(ip, (size_t)(icrc - ip)) !=
         ((uint32_t)icrc[3] << 24 | (uint32_t)icrc[2] << 16 | (uint32_t)icrc[1] << 8 | icrc[0])) {
         return MLX5_ROCE_BAD_ICRC;
     }
-    rest = loc.end - MLX5_ROCE_ICRC_BYTES - (loc.l4 + UDP_HLEN + MLX5_ROCE_BTH_BYTES + ext);
-    p->pad = bth[1] >> 4 & 3;
+    *rest = loc->end - min - *ext;
+    return MLX5_ROCE_OK;
+}
+
+/* The pad count (BTH byte 1 bits 5:4) against the bytes after the
+ * headers: none without a payload, at most all of them, a whole number of
+ * 4-byte words in all (IBA 9.2: the pad makes the payload 4-aligned). */
+static Mlx5RoceStatus roce_check_pad(const Mlx5RoceOpcode *op, unsigned pad, size_t rest)
+{
     if (!(op->flags & MLX5_ROCE_OPF_PAYLOAD)) {
-        if (p->pad) {
-            return MLX5_ROCE_BAD_PAD;
-        }
-        if (rest) {
-            return MLX5_ROCE_BAD_LENGTH;
-        }
-    } else if (p->pad > rest) {
-        return MLX5_ROCE_BAD_PAD;
-    } else if (rest % 4) {
-        return MLX5_ROCE_BAD_LENGTH;
+        return pad ? MLX5_ROCE_BAD_PAD : rest ? MLX5_ROCE_BAD_LENGTH : MLX5_ROCE_OK;
     }
+    return pad > rest ? MLX5_ROCE_BAD_PAD : rest % 4 ? MLX5_ROCE_BAD_LENGTH : MLX5_ROCE_OK;
+}
+
+/* Ethernet, IP and UDP fields into *p. */
+static void parse_l2_l4(const uint8_t *f, const RoceLoc *loc, Mlx5RocePkt *p)
+{
+    const uint8_t *ip = f + loc->l3;
 
     memcpy(p->dmac, f, 6);
     memcpy(p->smac, f + 6, 6);
-    p->vlan = loc.l3 != ETH_HLEN;
+    p->vlan = loc->l3 != ETH_HLEN;
     p->vlan_tci = p->vlan ? prm_be16(f + 14) : 0;
-    p->l3_off = loc.l3;
-    if (loc.v6) {
+    p->l3_off = loc->l3;
+    if (loc->v6) {
         p->ip_version = 6;
         p->traffic_class = (uint8_t)(prm_be16(ip) >> 4);
         p->flow_label = prm_be32(ip) & 0xfffff;
@@ -435,17 +433,47 @@ Mlx5RoceStatus mlx5_roce_parse(const uint8_t *f, size_t len, Mlx5RocePkt *p)
         memcpy(p->dgid, v4_mapped_prefix, 12);
         memcpy(p->dgid + 12, ip + 16, 4);
     }
-    p->udp_sport = prm_be16(udp);
+    p->udp_sport = prm_be16(f + loc->l4);
+}
 
+/* The BTH (IBA 9.2, Figure 42) into *p. */
+static void parse_bth(const uint8_t *bth, Mlx5RocePkt *p)
+{
     p->opcode = bth[0];
     p->se = bth[1] & 0x80;
     p->migreq = bth[1] & 0x40;
+    p->pad = bth[1] >> 4 & 3;
     p->pkey = prm_be16(bth + 2);
     p->fecn = bth[4] & 0x80;
     p->becn = bth[4] & 0x40;
     p->dest_qpn = prm_be32(bth + 4) & U24;
     p->ackreq = bth[8] & 0x80;
     p->psn = prm_be32(bth + 8) & U24;
+}
+
+Mlx5RoceStatus mlx5_roce_parse(const uint8_t *f, size_t len, Mlx5RocePkt *p)
+{
+    const Mlx5RoceOpcode *op = NULL;
+    const uint8_t *bth;
+    size_t ext = 0, rest = 0;
+    RoceLoc loc;
+    Mlx5RoceStatus st;
+
+    memset(p, 0, sizeof(*p));
+    st = roce_locate(f, len, &loc);
+    if (st == MLX5_ROCE_OK) {
+        st = roce_check(f, &loc, &op, &ext, &rest);
+    }
+    if (st != MLX5_ROCE_OK) {
+        return st;
+    }
+    bth = f + loc.l4 + UDP_HLEN;
+    st = roce_check_pad(op, bth[1] >> 4 & 3, rest);
+    if (st != MLX5_ROCE_OK) {
+        return st;
+    }
+    parse_l2_l4(f, &loc, p);
+    parse_bth(bth, p);
     ext_parse(bth + MLX5_ROCE_BTH_BYTES, op->hdrs, p);
     p->payload = bth + MLX5_ROCE_BTH_BYTES + ext;
     p->payload_len = rest - p->pad;
@@ -514,25 +542,14 @@ bool mlx5_roce_seal(uint8_t *f, size_t len)
     return true;
 }
 
-size_t mlx5_roce_build(const Mlx5RocePkt *p, const uint8_t *payload, size_t payload_len,
-                       uint8_t *buf, size_t buflen)
+/* Ethernet, IP and UDP headers of a frame of `total` bytes; where the
+ * BTH goes. */
+static uint8_t *build_l2_l4(const Mlx5RocePkt *p, uint8_t *buf, size_t total)
 {
-    size_t total = mlx5_roce_frame_len(p, payload_len);
-    size_t hl = mlx5_roce_hdr_len(p);
-    uint8_t *ip, *udp, *bth;
-    unsigned pad = -payload_len & 3;
-
-    if (!total || total > buflen) {
-        return 0;
-    }
-    if (payload) {
-        memmove(buf + hl, payload, payload_len);
-    }
-    memset(buf + hl + payload_len, 0, pad);
+    uint8_t *ip = buf + ETH_HLEN, *udp;
 
     memcpy(buf, p->dmac, 6);
     memcpy(buf + 6, p->smac, 6);
-    ip = buf + ETH_HLEN;
     if (p->vlan) {
         prm_put_be16(buf + 12, ETHERTYPE_VLAN);
         prm_put_be16(buf + 14, p->vlan_tci);
@@ -562,8 +579,11 @@ size_t mlx5_roce_build(const Mlx5RocePkt *p, const uint8_t *payload, size_t payl
     prm_put_be16(udp, p->udp_sport);
     prm_put_be16(udp + 2, MLX5_ROCE_UDP_DPORT);
     prm_put_be16(udp + 4, (uint16_t)(buf + total - udp));
+    return udp + UDP_HLEN;
+}
 
-    bth = udp + UDP_HLEN;
+static void build_bth(const Mlx5RocePkt *p, uint8_t *bth, unsigned pad)
+{
     bth[0] = p->opcode;
     bth[1] = (uint8_t)((p->se ? 0x80 : 0) | (p->migreq ? 0x40 : 0) | pad << 4);
     prm_put_be16(bth + 2, p->pkey);
@@ -571,7 +591,25 @@ size_t mlx5_roce_build(const Mlx5RocePkt *p, const uint8_t *payload, size_t payl
     bth[4] = (uint8_t)((p->fecn ? 0x80 : 0) | (p->becn ? 0x40 : 0));
     prm_put_be32(bth + 8, p->psn);
     bth[8] = p->ackreq ? 0x80 : 0;
-    ext_write(bth + MLX5_ROCE_BTH_BYTES, mlx5_roce_opcode(p->opcode)->hdrs, p);
+}
 
+size_t mlx5_roce_build(const Mlx5RocePkt *p, const uint8_t *payload, size_t payload_len,
+                       uint8_t *buf, size_t buflen)
+{
+    size_t total = mlx5_roce_frame_len(p, payload_len);
+    size_t hl = mlx5_roce_hdr_len(p);
+    unsigned pad = -payload_len & 3;
+    uint8_t *bth;
+
+    if (!total || total > buflen) {
+        return 0;
+    }
+    if (payload) {
+        memmove(buf + hl, payload, payload_len);
+    }
+    memset(buf + hl + payload_len, 0, pad);
+    bth = build_l2_l4(p, buf, total);
+    build_bth(p, bth, pad);
+    ext_write(bth + MLX5_ROCE_BTH_BYTES, mlx5_roce_opcode(p->opcode)->hdrs, p);
     return mlx5_roce_seal(buf, total) ? total : 0;
 }

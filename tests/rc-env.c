@@ -64,7 +64,7 @@ void connect_qp_to(Harness *h, uint32_t qpn, uint32_t remote, uint32_t psn,
 }
 
 /* Both QPs of one device, connected to each other at its own address. */
-void connect_qp(Env *e, uint32_t qpn, uint32_t remote, uint32_t psn)
+void connect_qp(RcEnv *e, uint32_t qpn, uint32_t remote, uint32_t psn)
 {
     QpOpts o = { MY_GID_V4, 1, e->retry, e->rnr_retry, e->timeout, e->counter_set };
 
@@ -92,9 +92,9 @@ uint32_t all_rights_key(Harness *h)
 
 /* A device with its port up and GID 0 set, two CQs, QPs a (st_a) and b
  * (st_b) in RST, and a key over all RAM. */
-Env *env_create(unsigned st_a, unsigned st_b)
+RcEnv *env_create(unsigned st_a, unsigned st_b)
 {
-    Env *e = g_new0(Env, 1);
+    RcEnv *e = g_new0(RcEnv, 1);
     Harness *h = e->h = h_new_device();
 
     h_bringup(h);
@@ -109,9 +109,9 @@ Env *env_create(unsigned st_a, unsigned st_b)
 }
 
 /* retry and rnr_retry: the QPs' budgets; timeout: ack_timeout (14: 67 ms) */
-Env *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry)
+RcEnv *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry)
 {
-    Env *e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    RcEnv *e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
 
     e->retry = retry;
     e->rnr_retry = rnr_retry;
@@ -121,12 +121,12 @@ Env *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry)
     return e;
 }
 
-Env *env_new(uint32_t psn)
+RcEnv *env_new(uint32_t psn)
 {
     return env_new_retry(psn, 0, 0);
 }
 
-void env_free(Env *e)
+void env_free(RcEnv *e)
 {
     h_free(e->h);
     g_free(e);
@@ -134,7 +134,7 @@ void env_free(Env *e)
 
 /* Feed every frame the device sent since the last call back into it,
  * until it stops sending (requests, then the ACKs they cause). */
-void wire(Env *e, bool drop_first)
+void wire(RcEnv *e, bool drop_first)
 {
     while (e->fed < e->h->frames->len) {
         gsize len;
@@ -165,7 +165,7 @@ void post_recv_on(Harness *h, const HRing *qp, uint32_t *pc, uint32_t key,
     h_put32(h, qp->dbr, *pc);
 }
 
-void post_recv(Env *e, uint32_t off, uint32_t len)
+void post_recv(RcEnv *e, uint32_t off, uint32_t len)
 {
     post_recv_on(e->h, &e->b, &e->b_rq_pc, e->key, off, len);
 }
@@ -191,17 +191,39 @@ void post_send_on(Harness *h, HRing *qp, uint32_t key, uint8_t opcode, uint32_t 
     h_sq_ring(h, qp);
 }
 
-void post_send_rkey(Env *e, uint8_t opcode, uint32_t len, uint64_t raddr, uint32_t rkey)
+void post_send_rkey(RcEnv *e, uint8_t opcode, uint32_t len, uint64_t raddr, uint32_t rkey)
 {
     post_send_on(e->h, &e->a, e->key, opcode, len, raddr, rkey);
 }
 
-void post_send(Env *e, uint8_t opcode, uint32_t len, uint64_t raddr)
+void post_send(RcEnv *e, uint8_t opcode, uint32_t len, uint64_t raddr)
 {
     post_send_rkey(e, opcode, len, raddr, e->key);
 }
 
-void fill(Env *e, uint32_t len)
+void post_atomic_on(Harness *h, HRing *qp, uint32_t key, uint8_t opcode, uint64_t raddr,
+                    uint64_t swap_add, uint64_t cmp)
+{
+    uint8_t *w = h_sq_wqe(h, qp, opcode, 4, MLX5_WQE_CTRL_CQ_UPDATE);
+    uint8_t *raddr_seg = w + MLX5_DS_BYTES, *atomic = w + 2 * MLX5_DS_BYTES;
+    uint8_t *data = w + 3 * MLX5_DS_BYTES;
+
+    prm_put_be64(raddr_seg + WQE_RADDR_VA, raddr);
+    prm_put_be32(raddr_seg + WQE_RADDR_RKEY, key);
+    prm_put_be64(atomic + WQE_ATOMIC_SWAP_ADD, swap_add);
+    prm_put_be64(atomic + WQE_ATOMIC_COMPARE, cmp);
+    prm_put_be32(data + WQE_DATA_BYTE_COUNT, 8);
+    prm_put_be32(data + WQE_DATA_LKEY, key);
+    prm_put_be64(data + WQE_DATA_ADDR, A_BUF);
+    h_sq_ring(h, qp);
+}
+
+void post_atomic(RcEnv *e, uint8_t opcode, uint64_t raddr, uint64_t swap_add, uint64_t cmp)
+{
+    post_atomic_on(e->h, &e->a, e->key, opcode, raddr, swap_add, cmp);
+}
+
+void fill(RcEnv *e, uint32_t len)
 {
     uint8_t *p = h_gpa(e->h, A_BUF);
 
@@ -210,7 +232,7 @@ void fill(Env *e, uint32_t len)
     }
 }
 
-void feed_one(Env *e)
+void feed_one(RcEnv *e)
 {
     gsize len;
     const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->fed++), &len);
@@ -218,15 +240,38 @@ void feed_one(Env *e)
     g_assert_true(mlx5_rx_frame(h_dp(e->h), f, len, false));
 }
 
+void frame_take(RcEnv *e, unsigned i, RcFrame *f)
+{
+    gsize len;
+    const uint8_t *raw;
+
+    g_assert_cmpuint(i, <, e->h->frames->len);
+    raw = g_bytes_get_data(g_ptr_array_index(e->h->frames, i), &len);
+    g_assert_cmpint(mlx5_roce_parse(raw, len, &f->pkt), ==, MLX5_ROCE_OK);
+    g_assert_cmpuint(f->pkt.payload_len, <=, sizeof(f->payload));
+    f->len = f->pkt.payload_len;
+    memcpy(f->payload, f->pkt.payload, f->len);
+    f->pkt.payload = NULL;
+}
+
+void frame_feed(RcEnv *e, const RcFrame *f)
+{
+    uint8_t buf[4096 + 128];
+    size_t n = mlx5_roce_build(&f->pkt, f->len ? f->payload : NULL, f->len, buf, sizeof(buf));
+
+    g_assert_cmpuint(n, >, 0);
+    g_assert_true(mlx5_rx_frame(h_dp(e->h), buf, n, false));
+}
+
 /* Let the device's timer fire (ack or RNR timer), then carry what it sent. */
-void fire_timer(Env *e)
+void fire_timer(RcEnv *e)
 {
     g_assert_cmpuint(e->h->timer_ns, !=, UINT64_MAX);
     e->h->clock_ns = MAX(e->h->clock_ns, e->h->timer_ns);
     mlx5_dev_timer(e->h->dev);
 }
 
-const uint8_t *expect_req(Env *e, uint8_t op, uint8_t syndrome)
+const uint8_t *expect_req(RcEnv *e, uint8_t op, uint8_t syndrome)
 {
     const uint8_t *cqe = h_cq_next(e->h, &e->scq);
 
@@ -239,10 +284,10 @@ const uint8_t *expect_req(Env *e, uint8_t op, uint8_t syndrome)
 
 /* Two datagram QPs of one device, a (st `st_a`) and b (UD), in RTS with
  * Q_Key UD_QKEY (a GSI QP gets 0x80010000, as ib_mad sets it). */
-Env *ud_env_new(unsigned st_a)
+RcEnv *ud_env_new(unsigned st_a)
 {
     static const uint16_t ops[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP };
-    Env *e = env_create(st_a, MLX5_QP_ST_UD);
+    RcEnv *e = env_create(st_a, MLX5_QP_ST_UD);
     Harness *h = e->h;
 
     for (int q = 0; q < 2; q++) {

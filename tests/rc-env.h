@@ -15,7 +15,7 @@
 #define A_BUF (GUEST_BASE + (9u << 20))  /* requester's data */
 #define B_BUF (GUEST_BASE + (10u << 20)) /* responder's receive / write target */
 
-typedef struct Env {
+typedef struct RcEnv {
     Harness *h;
     HRing scq, rcq, a, b;       /* a sends to b */
     uint32_t key;               /* one key over all RAM: local and remote rights */
@@ -23,7 +23,7 @@ typedef struct Env {
     unsigned fed;               /* frames already fed back */
     uint8_t retry, rnr_retry, timeout;  /* qpc retry_count, rnr_retry, ack_timeout */
     uint8_t counter_set;                /* qpc counter_set_id (0: none) */
-} Env;
+} RcEnv;
 
 /* The QP attributes a test chooses. */
 typedef struct QpOpts {
@@ -42,33 +42,51 @@ typedef struct QpOpts {
 void set_gid_addr(Harness *h, uint32_t ip, uint32_t mac_lo);
 void set_gid(Harness *h);
 void connect_qp_to(Harness *h, uint32_t qpn, uint32_t remote, uint32_t psn, const QpOpts *o);
-void connect_qp(Env *e, uint32_t qpn, uint32_t remote, uint32_t psn);
+void connect_qp(RcEnv *e, uint32_t qpn, uint32_t remote, uint32_t psn);
 uint32_t all_rights_key(Harness *h);
-Env *env_create(unsigned st_a, unsigned st_b);
-Env *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry);
-Env *env_new(uint32_t psn);
-Env *ud_env_new(unsigned st_a);
-void env_free(Env *e);
+RcEnv *env_create(unsigned st_a, unsigned st_b);
+RcEnv *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry);
+RcEnv *env_new(uint32_t psn);
+RcEnv *ud_env_new(unsigned st_a);
+void env_free(RcEnv *e);
 
 /* The wire: feed back every frame sent since the last call (or one). */
-void wire(Env *e, bool drop_first);
-void feed_one(Env *e);
+void wire(RcEnv *e, bool drop_first);
+void feed_one(RcEnv *e);
+
+/* A frame the device sent, taken apart by the device's own codec so a
+ * test changes its fields by name (a PSN, a RETH, the payload's length)
+ * and puts it back together with consistent lengths, checksums and ICRC. */
+typedef struct RcFrame {
+    Mlx5RocePkt pkt;            /* pkt.payload is not used: payload[] is */
+    uint8_t payload[4096];
+    size_t len;                 /* payload bytes */
+} RcFrame;
+/* Frame i of those sent (it must parse), not yet fed. */
+void frame_take(RcEnv *e, unsigned i, RcFrame *f);
+/* Build the frame and give it to the device as received from the wire. */
+void frame_feed(RcEnv *e, const RcFrame *f);
 /* Let the device's timer fire. */
-void fire_timer(Env *e);
+void fire_timer(RcEnv *e);
 
 /* Work requests: a receive of `len` bytes at B_BUF + off; a send WQE of
  * `len` bytes from A_BUF (with a remote address and key for RDMA). */
 void post_recv_on(Harness *h, const HRing *qp, uint32_t *pc, uint32_t key,
                   uint32_t off, uint32_t len);
-void post_recv(Env *e, uint32_t off, uint32_t len);
+void post_recv(RcEnv *e, uint32_t off, uint32_t len);
 void post_send_on(Harness *h, HRing *qp, uint32_t key, uint8_t opcode, uint32_t len,
                   uint64_t raddr, uint32_t rkey);
-void post_send_rkey(Env *e, uint8_t opcode, uint32_t len, uint64_t raddr, uint32_t rkey);
-void post_send(Env *e, uint8_t opcode, uint32_t len, uint64_t raddr);
+void post_send_rkey(RcEnv *e, uint8_t opcode, uint32_t len, uint64_t raddr, uint32_t rkey);
+void post_send(RcEnv *e, uint8_t opcode, uint32_t len, uint64_t raddr);
+/* An atomic WQE (compare-and-swap or fetch-and-add) at `raddr`; the value
+ * found there comes back to A_BUF. */
+void post_atomic_on(Harness *h, HRing *qp, uint32_t key, uint8_t opcode, uint64_t raddr,
+                    uint64_t swap_add, uint64_t cmp);
+void post_atomic(RcEnv *e, uint8_t opcode, uint64_t raddr, uint64_t swap_add, uint64_t cmp);
 /* A_BUF's first `len` bytes get a pattern. */
-void fill(Env *e, uint32_t len);
+void fill(RcEnv *e, uint32_t len);
 /* The next CQE on a's send CQ: opcode `op`, error `syndrome` (0: none). */
-const uint8_t *expect_req(Env *e, uint8_t op, uint8_t syndrome);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(Env, env_free)
+const uint8_t *expect_req(RcEnv *e, uint8_t op, uint8_t syndrome);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RcEnv, env_free)
 
 #endif

@@ -14,7 +14,7 @@
  * WQE's opcode for a. */
 static void test_rc_send_multi_packet(void)
 {
-    g_autoptr(Env) e = env_new(100);
+    g_autoptr(RcEnv) e = env_new(100);
     const uint8_t *cqe;
 
     fill(e, 3000);
@@ -40,7 +40,7 @@ static void test_rc_send_multi_packet(void)
 /* RDMA WRITE lands at the RETH address; no receive WQE is used. */
 static void test_rc_write(void)
 {
-    g_autoptr(Env) e = env_new(0xfffffe);            /* PSNs wrap mod 2^24 */
+    g_autoptr(RcEnv) e = env_new(0xfffffe);            /* PSNs wrap mod 2^24 */
 
     fill(e, 2500);
     post_send(e, 0x08, 2500, B_BUF + 100);
@@ -55,7 +55,7 @@ static void test_rc_write(void)
  * immediate and the length written (as rxe and ConnectX report it). */
 static void test_rc_write_imm(void)
 {
-    g_autoptr(Env) e = env_new(33);
+    g_autoptr(RcEnv) e = env_new(33);
     const uint8_t *cqe;
 
     fill(e, 1500);
@@ -82,7 +82,7 @@ static void test_rc_errors(void)
     };
 
     for (size_t i = 0; i < G_N_ELEMENTS(t); i++) {
-        g_autoptr(Env) e = env_new(7);
+        g_autoptr(RcEnv) e = env_new(7);
         const uint8_t *cqe;
 
         fill(e, 2000);
@@ -107,7 +107,7 @@ static void test_rc_errors(void)
 /* Loopback: with the device's own loopback on (as in QEMU), RoCE frames to
  * our own MAC never reach the wire; the timer receives them, so a WRITE, a
  * READ and a SEND between two QPs of one device complete by themselves. */
-static void run_timer_until_idle(Env *e)
+static void run_timer_until_idle(RcEnv *e)
 {
     for (int i = 0; i < 1000 && e->h->timer_ns <= e->h->clock_ns; i++) {
         mlx5_dev_timer(e->h->dev);
@@ -116,7 +116,7 @@ static void run_timer_until_idle(Env *e)
 
 static void test_rc_loopback(void)
 {
-    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    g_autoptr(RcEnv) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
     uint8_t *src = h_gpa(e->h, B_BUF + 8192);
 
     e->h->fw->cfg.roce_loopback = true;
@@ -150,7 +150,7 @@ static void test_rc_loopback(void)
  * delivered twice. */
 static void test_rc_duplicate(void)
 {
-    g_autoptr(Env) e = env_new(5);
+    g_autoptr(RcEnv) e = env_new(5);
     gsize len;
     const uint8_t *f;
 
@@ -170,7 +170,7 @@ static void test_rc_duplicate(void)
  * delivered: a corrupted ICRC, a QPN that is not ours. */
 static void test_rc_bad_frames(void)
 {
-    g_autoptr(Env) e = env_new(1);
+    g_autoptr(RcEnv) e = env_new(1);
     g_autofree uint8_t *f = NULL;
     const void *sent;
     gsize len;
@@ -194,7 +194,7 @@ static void test_rc_bad_frames(void)
  * gone) cannot make the device remember more sends than its SQ slots. */
 static void test_rc_outstanding_bounded(void)
 {
-    g_autoptr(Env) e = env_new(9);
+    g_autoptr(RcEnv) e = env_new(9);
     Mlx5QpTransport *t = mlx5_qp_transport(mlx5_qp_get(e->h->fw, e->a.num));
 
     fill(e, 8);
@@ -211,7 +211,7 @@ static void test_rc_outstanding_bounded(void)
  * requester CQE carries the READ opcode and the byte count. */
 static void test_rc_read(void)
 {
-    g_autoptr(Env) e = env_new(0xfffffe);            /* across the PSN wrap */
+    g_autoptr(RcEnv) e = env_new(0xfffffe);            /* across the PSN wrap */
     uint8_t *src = h_gpa(e->h, B_BUF + 64);
 
     for (int i = 0; i < 3000; i++) {
@@ -227,27 +227,7 @@ static void test_rc_read(void)
 }
 
 /* An atomic WQE: ctrl, remote address, atomic segment, 8-byte result. */
-static void post_atomic_on(Harness *h, HRing *qp, uint32_t key, uint8_t opcode, uint64_t raddr,
-                           uint64_t swap_add, uint64_t cmp)
-{
-    uint8_t *w = h_sq_wqe(h, qp, opcode, 4, 0x08);
-
-    prm_put_be64(w + 16, raddr);
-    prm_put_be32(w + 24, key);
-    prm_put_be64(w + 32, swap_add);
-    prm_put_be64(w + 40, cmp);
-    prm_put_be32(w + 48, 8);
-    prm_put_be32(w + 52, key);
-    prm_put_be64(w + 56, A_BUF);
-    h_sq_ring(h, qp);
-}
-
-static void post_atomic(Env *e, uint8_t opcode, uint64_t raddr, uint64_t swap_add, uint64_t cmp)
-{
-    post_atomic_on(e->h, &e->a, e->key, opcode, raddr, swap_add, cmp);
-}
-
-static uint64_t le64_at(Env *e, uint64_t gpa)
+static uint64_t le64_at(RcEnv *e, uint64_t gpa)
 {
     return prm_le64(h_gpa(e->h, gpa));
 }
@@ -256,7 +236,7 @@ static uint64_t le64_at(Env *e, uint64_t gpa)
  * 8-byte word: the old value comes back into the requester's buffer. */
 static void test_rc_atomics(void)
 {
-    g_autoptr(Env) e = env_new(3);
+    g_autoptr(RcEnv) e = env_new(3);
 
     prm_put_le64(h_gpa(e->h, B_BUF), 40);
     post_atomic(e, 0x12, B_BUF, 2, 0);               /* FAA +2 */
@@ -282,7 +262,7 @@ static void test_rc_atomics(void)
  * again; a duplicate READ is read again (IBA 9.7.5.1.4). */
 static void test_rc_rd_atomic_replay(void)
 {
-    g_autoptr(Env) e = env_new(11);
+    g_autoptr(RcEnv) e = env_new(11);
     g_autoptr(GBytes) req = NULL;
     gsize len;
     const uint8_t *f;
@@ -302,7 +282,7 @@ static void test_rc_rd_atomic_replay(void)
 
 /* Frame i the device sent, parsed, changed by `edit`, rebuilt and fed
  * back into it. */
-static void inject_edited(Env *e, unsigned i, void (*edit)(Mlx5RocePkt *p, size_t *len))
+static void inject_edited(RcEnv *e, unsigned i, void (*edit)(Mlx5RocePkt *p, size_t *len))
 {
     gsize len;
     const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, i), &len);
@@ -335,7 +315,7 @@ static void edit_longer_response(Mlx5RocePkt *p, size_t *len)
 static void test_rc_read_bad_lengths(void)
 {
     {
-        g_autoptr(Env) e = env_new(21);
+        g_autoptr(RcEnv) e = env_new(21);
         post_send(e, 0x10, 64, B_BUF);
         inject_edited(e, 0, edit_huge_read);
         e->fed = 1;                                  /* the original is lost */
@@ -343,7 +323,7 @@ static void test_rc_read_bad_lengths(void)
         expect_req(e, 0x10, 0x12);                   /* REMOTE_INVAL_REQ */
     }
     {
-        g_autoptr(Env) e = env_new(22);
+        g_autoptr(RcEnv) e = env_new(22);
         post_send(e, 0x10, 64, B_BUF);
         feed_one(e);                                 /* the response: frame 1 */
         inject_edited(e, 1, edit_longer_response);
@@ -356,7 +336,7 @@ static void test_rc_read_bad_lengths(void)
  * and resend; the message arrives whole, once. */
 static void test_rc_seq_nak_resend(void)
 {
-    g_autoptr(Env) e = env_new_retry(50, 3, 0);
+    g_autoptr(RcEnv) e = env_new_retry(50, 3, 0);
 
     fill(e, 3000);
     post_recv(e, 0, 4096);
@@ -374,7 +354,7 @@ static void test_rc_seq_nak_resend(void)
  * responder sees a duplicate and ACKs again. */
 static void test_rc_ack_timeout_resend(void)
 {
-    g_autoptr(Env) e = env_new_retry(60, 3, 0);
+    g_autoptr(RcEnv) e = env_new_retry(60, 3, 0);
     uint64_t t0 = e->h->clock_ns;
 
     fill(e, 100);
@@ -396,7 +376,7 @@ static void test_rc_ack_timeout_resend(void)
  * and a flush for the one behind it. */
 static void test_rc_retry_exhausted(void)
 {
-    g_autoptr(Env) e = env_new_retry(70, 2, 0);
+    g_autoptr(RcEnv) e = env_new_retry(70, 2, 0);
     unsigned sent;
 
     fill(e, 100);
@@ -418,7 +398,7 @@ static void test_rc_retry_exhausted(void)
  * and once a receive is posted the SEND completes. */
 static void test_rc_rnr_retry(void)
 {
-    g_autoptr(Env) e = env_new_retry(80, 0, 3);
+    g_autoptr(RcEnv) e = env_new_retry(80, 0, 3);
 
     fill(e, 100);
     post_send(e, 0x0a, 100, 0);
@@ -437,7 +417,7 @@ static void test_rc_rnr_retry(void)
  * ACKs along the way; each ACK moves the window until all has arrived. */
 static void test_rc_window(void)
 {
-    g_autoptr(Env) e = env_new(0xffff00);
+    g_autoptr(RcEnv) e = env_new(0xffff00);
     uint32_t len = 600 * 1024;                       /* 600 packets of 1024 */
 
     fill(e, len);
@@ -454,7 +434,7 @@ static void test_rc_window(void)
 /* MODIFY_QP to ERR flushes the posted receive WQEs (IBA 10.3.1). */
 static void test_rc_flush_on_error(void)
 {
-    g_autoptr(Env) e = env_new(90);
+    g_autoptr(RcEnv) e = env_new(90);
     const uint8_t *cqe;
 
     post_recv(e, 0, 64);
@@ -475,7 +455,7 @@ static void test_rc_flush_on_error(void)
  * logged, and the looking stops once the QP leaves ERR. */
 static void test_rc_flush_posted_in_err(void)
 {
-    g_autoptr(Env) e = env_new(90);
+    g_autoptr(RcEnv) e = env_new(90);
     const uint8_t *cqe;
     unsigned n = 0;
 
@@ -505,21 +485,21 @@ static void test_rc_flush_posted_in_err(void)
 static void test_rc_rd_atomic_bad_input(void)
 {
     {
-        g_autoptr(Env) e = env_new(1);
+        g_autoptr(RcEnv) e = env_new(1);
         post_atomic(e, 0x12, B_BUF + 4, 1, 0);
         wire(e, false);
         wire(e, false);
         expect_req(e, 0x12, 0x12);                   /* REMOTE_INVAL_REQ */
     }
     {
-        g_autoptr(Env) e = env_new(1);
+        g_autoptr(RcEnv) e = env_new(1);
         post_send_rkey(e, 0x10, 64, B_BUF, e->key ^ 0x80);
         wire(e, false);
         wire(e, false);
         expect_req(e, 0x10, 0x13);                   /* REMOTE_ACCESS */
     }
     {
-        g_autoptr(Env) e = env_new(1);
+        g_autoptr(RcEnv) e = env_new(1);
         uint8_t *w = h_sq_wqe(e->h, &e->a, 0x12, 4, 0x08);
         prm_put_be64(w + 16, B_BUF);
         prm_put_be32(w + 24, e->key);
@@ -531,7 +511,7 @@ static void test_rc_rd_atomic_bad_input(void)
         g_assert_cmpuint(e->h->frames->len, ==, 0);
     }
     {
-        g_autoptr(Env) e = env_new(1);
+        g_autoptr(RcEnv) e = env_new(1);
         g_autofree uint8_t *f = NULL;
         gsize len;
 
@@ -769,7 +749,7 @@ static void test_rc_engines_impaired(void)
 
 /* A UD send WQE on a: ctrl, address vector (GID index 0 -> IPv4 `dip`,
  * MAC `dmac`), `len` bytes from A_BUF. */
-static void post_ud_to(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len,
+static void post_ud_to(RcEnv *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len,
                        uint32_t dip, const uint8_t dmac[6])
 {
     uint8_t *w = h_sq_wqe(e->h, &e->a, opcode, 5, 0x08);
@@ -792,7 +772,7 @@ static void post_ud_to(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uin
 }
 
 /* ... to our own address and MAC 02:00:00:00:00:01 */
-static void post_ud(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len)
+static void post_ud(RcEnv *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len)
 {
     static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
 
@@ -804,7 +784,7 @@ static void post_ud(Env *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32
  * QP, and carries the immediate. */
 static void test_ud_send_receive(void)
 {
-    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+    g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
     const uint8_t *cqe, *buf = h_gpa(e->h, B_BUF);
 
     fill(e, 100);
@@ -828,7 +808,7 @@ static void test_ud_send_receive(void)
  * receive WQE (UD has no RNR) or longer than its WQE. */
 static void test_ud_qkey_and_drops(void)
 {
-    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+    g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
 
     fill(e, 64);
     post_recv(e, 0, 40 + 64);
@@ -861,7 +841,7 @@ static void test_ud_qkey_and_drops(void)
  * link) is not sent, and its WQE completes. */
 static void test_ud_longer_than_mtu(void)
 {
-    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+    g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
 
     fill(e, 2000);
     post_ud(e, 0x0a, e->b.num, UD_QKEY, 2000);
@@ -874,7 +854,7 @@ static void test_ud_longer_than_mtu(void)
  * reach it, with the P_Key in the CQE. */
 static void test_ud_gsi(void)
 {
-    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_QP1);
+    g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_QP1);
     Mlx5RocePkt p;
     gsize len;
     const uint8_t *f, *cqe;
@@ -906,7 +886,7 @@ static void test_ud_gsi(void)
 static void test_ud_gsi_short_mads(void)
 {
     static const uint32_t sizes[] = { 0, 8, 23, 24, 31, 32 };
-    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_QP1);
+    g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_QP1);
     uint8_t *mad = h_gpa(e->h, A_BUF);
     uint32_t pc = 0;
 
@@ -928,7 +908,7 @@ static void test_ud_gsi_short_mads(void)
     g_unsetenv("MLX5EMU_TRACE");
 }
 
-static uint32_t q_counter(Env *e, uint32_t set, unsigned bit_off)
+static uint32_t q_counter(RcEnv *e, uint32_t set, unsigned bit_off)
 {
     g_autoptr(HCmd) c = hcmd_new(OP_QUERY_Q_COUNTER, 0);
 
@@ -945,7 +925,7 @@ static uint32_t q_counter(Env *e, uint32_t set, unsigned bit_off)
  * and flush CQEs that follow. */
 static void test_rc_q_counters(void)
 {
-    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    g_autoptr(RcEnv) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
     uint32_t set = h_alloc_simple(e->h, OP_ALLOC_Q_COUNTER);
     gsize len;
     const uint8_t *f;
@@ -996,7 +976,7 @@ static void test_rc_q_counters(void)
  * only; a datagram to QP 0xFFFFFF and the group's GID lands in every
  * attached QP, and in none after it detached; the multicast QP number to
  * a unicast address is dropped. */
-static unsigned mcg_cmd(Env *e, uint16_t op, uint32_t qpn, uint32_t ip)
+static unsigned mcg_cmd(RcEnv *e, uint16_t op, uint32_t qpn, uint32_t ip)
 {
     g_autoptr(HCmd) c = hcmd_new(op, 0);
     uint8_t *gid = IN_PTR(c, attach_to_mcg_in, multicast_gid);
@@ -1009,7 +989,7 @@ static unsigned mcg_cmd(Env *e, uint16_t op, uint32_t qpn, uint32_t ip)
 
 static void test_ud_multicast(void)
 {
-    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+    g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
     static const uint8_t mc_mac[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
     const uint32_t group = 0xef010203;              /* 239.1.2.3 */
     HRing rc = h_create_qp(e->h, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num,
@@ -1052,7 +1032,7 @@ static void test_ud_multicast(void)
 
 /* SRQ WQE i of `srq`: next segment naming `next`, one data segment of
  * `len` bytes at B_BUF + off, then the end of the list. */
-static void srq_wqe(Env *e, const HRing *srq, uint16_t i, uint16_t next, uint32_t off,
+static void srq_wqe(RcEnv *e, const HRing *srq, uint16_t i, uint16_t next, uint32_t off,
                     uint32_t len)
 {
     uint64_t w = srq->gpa + (uint64_t)i * srq->stride;
@@ -1070,7 +1050,7 @@ static void srq_wqe(Env *e, const HRing *srq, uint16_t i, uint16_t next, uint32_
  * (rq_type SRQ; its buffer holds no RQ, so the SQ starts it).  With a
  * `target_xrcd`, an XRC target as mlx5_ib makes them (qp.c
  * create_xrc_tgt_qp): no send queue, no UAR page, no user index. */
-static HRing srq_qp_of(Env *e, unsigned st, uint32_t srqn, uint32_t target_xrcd)
+static HRing srq_qp_of(RcEnv *e, unsigned st, uint32_t srqn, uint32_t target_xrcd)
 {
     HRing q;
     HCmd *c = h_create_qp_cmd(e->h, &q, st, e->h->pd, e->scq.num, e->rcq.num,
@@ -1093,13 +1073,13 @@ static HRing srq_qp_of(Env *e, unsigned st, uint32_t srqn, uint32_t target_xrcd)
 }
 
 /* An RC QP whose receives come from SRQ `srqn`. */
-static HRing srq_qp(Env *e, uint32_t srqn)
+static HRing srq_qp(RcEnv *e, uint32_t srqn)
 {
     return srq_qp_of(e, MLX5_QP_ST_RC, srqn, 0);
 }
 
 /* The next async event of `type`, skipping others; NULL if none. */
-static const uint8_t *async_event(Env *e, uint8_t type)
+static const uint8_t *async_event(RcEnv *e, uint8_t type)
 {
     const uint8_t *eqe;
 
@@ -1111,7 +1091,7 @@ static const uint8_t *async_event(Env *e, uint8_t type)
     return NULL;
 }
 
-static const uint8_t *expect_srq_recv(Env *e, uint32_t qpn, uint16_t index, uint32_t len)
+static const uint8_t *expect_srq_recv(RcEnv *e, uint32_t qpn, uint16_t index, uint32_t len)
 {
     const uint8_t *cqe = h_cq_next(e->h, &e->rcq);
 
@@ -1132,7 +1112,7 @@ static const uint8_t *expect_srq_recv(Env *e, uint32_t qpn, uint16_t index, uint
  * WQE, the SRQ's other WQEs stay for the other QP. */
 static void test_srq_shared(void)
 {
-    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    g_autoptr(RcEnv) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
     HRing srq, s1, s2;
     uint32_t rmpn = h_create_rmp_ring(e->h, &srq, 3);
     const uint8_t *eqe;
@@ -1213,7 +1193,7 @@ static void test_srq_shared(void)
  * beyond the ring is taken modulo its size and logged. */
 static void test_srq_bad_wqes(void)
 {
-    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    g_autoptr(RcEnv) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
     HRing srq, s1;
     uint32_t rmpn = h_create_rmp_ring(e->h, &srq, 2);
     const uint8_t *cqe;
@@ -1249,7 +1229,7 @@ static void test_srq_bad_wqes(void)
 
 /* An XRC SRQ of XRC domain `xrcd` completing on the receive CQ, its ring
  * kept for posting (user index 0x5678, harness.c). */
-static uint32_t xrc_srq_ring(Env *e, uint32_t xrcd, HRing *ring)
+static uint32_t xrc_srq_ring(RcEnv *e, uint32_t xrcd, HRing *ring)
 {
     HCmd *c = h_create_xrc_srq_cmd(e->h, xrcd, e->rcq.num, 3);
     const uint8_t *x = IN_PTR(c, create_xrc_srq_in, xrc_srq_context_entry);
@@ -1269,13 +1249,13 @@ static uint32_t xrc_srq_ring(Env *e, uint32_t xrcd, HRing *ring)
 
 /* An XRC QP: an initiator with a send queue, or a target in XRC domain
  * `xrcd`; mlx5_ib gives both its own XRC SRQ as a placeholder. */
-static HRing xrc_qp(Env *e, bool target, uint32_t xrcd, uint32_t placeholder_srqn)
+static HRing xrc_qp(RcEnv *e, bool target, uint32_t xrcd, uint32_t placeholder_srqn)
 {
     return srq_qp_of(e, MLX5_QP_ST_XRC, placeholder_srqn, target ? xrcd : 0);
 }
 
 /* An XRC SEND: ctrl, the XRC segment naming the remote XRC SRQ, data. */
-static void post_xrc_send(Env *e, HRing *ini, uint32_t xrc_srqn, uint32_t len)
+static void post_xrc_send(RcEnv *e, HRing *ini, uint32_t xrc_srqn, uint32_t len)
 {
     uint8_t *w = h_sq_wqe(e->h, ini, 0x0a, 3, 0x08);
 
@@ -1293,7 +1273,7 @@ static void post_xrc_send(Env *e, HRing *ini, uint32_t xrc_srqn, uint32_t len)
  * refused with a remote access NAK. */
 static void test_xrc(void)
 {
-    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    g_autoptr(RcEnv) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
     uint32_t xrcd = h_alloc_simple(e->h, OP_ALLOC_XRCD);
     HRing srq, other, ini, tgt;
     uint32_t srqn = xrc_srq_ring(e, xrcd, &srq);
@@ -1349,7 +1329,7 @@ static void test_xrc(void)
  * access rights reports the access error of its QP. */
 static void test_rc_async_events(void)
 {
-    g_autoptr(Env) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    g_autoptr(RcEnv) e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
     static const uint16_t to_rtr[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP };
     const uint8_t *eqe;
 

@@ -100,7 +100,7 @@ static void post_umr(Harness *h, HRing *qp, const Umr *u, uint8_t fm_ce_se)
 }
 
 /* IB_WR_REG_MR of two pages in reverse order under the new key byte. */
-static uint32_t reg_mr(Env *e, HRing *qp, uint32_t fkey, uint8_t variant, uint8_t fm_ce_se)
+static uint32_t reg_mr(RcEnv *e, HRing *qp, uint32_t fkey, uint8_t variant, uint8_t fm_ce_se)
 {
     static const uint64_t pages[] = { B_BUF + 0x3000, B_BUF };
     Umr u = { .key = (fkey & ~0xffu) | variant, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE,
@@ -111,7 +111,7 @@ static uint32_t reg_mr(Env *e, HRing *qp, uint32_t fkey, uint8_t variant, uint8_
     return u.key;
 }
 
-static void local_inv(Env *e, uint32_t key)
+static void local_inv(RcEnv *e, uint32_t key)
 {
     Umr u = { .key = key, .flags = UMR_FLAG_INLINE, .mask = 1ull << 29, .free = true };
 
@@ -123,7 +123,7 @@ static void local_inv(Env *e, uint32_t key)
  * refused (remote access error). */
 static void test_umr_fast_reg(void)
 {
-    g_autoptr(Env) e = env_new(10);
+    g_autoptr(RcEnv) e = env_new(10);
     uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
     uint32_t key = reg_mr(e, &e->a, fkey, 0x12, 0);
     uint8_t *b = h_gpa(e->h, B_BUF);
@@ -142,7 +142,7 @@ static void test_umr_fast_reg(void)
 
 static void test_umr_local_inv(void)
 {
-    g_autoptr(Env) e = env_new(10);
+    g_autoptr(RcEnv) e = env_new(10);
     uint32_t key = reg_mr(e, &e->a, free_mtt_key(e->h, e->h->pd, 8, true), 0x13, 0);
 
     local_inv(e, key);
@@ -157,7 +157,7 @@ static void test_umr_local_inv(void)
  * every WQE up to a CQE's wqe_counter). */
 static void test_umr_in_order(void)
 {
-    g_autoptr(Env) e = env_new(10);
+    g_autoptr(RcEnv) e = env_new(10);
     uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
     uint16_t umr_index;
     const uint8_t *cqe;
@@ -177,7 +177,7 @@ static void test_umr_in_order(void)
 /* SEND with invalidate: the responder frees the key the IETH names and
  * says so in the receive CQE (opcode 4, the key at 0x24); a key that does
  * not allow it fails both ends with a remote invalid request. */
-static void send_inv(Env *e, uint32_t rkey)
+static void send_inv(RcEnv *e, uint32_t rkey)
 {
     uint8_t *w = h_sq_wqe(e->h, &e->a, 0x01, 2, 0x08);
 
@@ -192,7 +192,7 @@ static void send_inv(Env *e, uint32_t rkey)
 
 static void test_umr_send_with_invalidate(void)
 {
-    g_autoptr(Env) e = env_new(10);
+    g_autoptr(RcEnv) e = env_new(10);
     uint32_t key = reg_mr(e, &e->b, free_mtt_key(e->h, e->h->pd, 8, true), 0x15, 0);
     const uint8_t *cqe;
 
@@ -218,7 +218,7 @@ static void test_umr_send_with_invalidate(void)
  * revokes it (mlx5_ib umr.c). */
 static void test_umr_qp(void)
 {
-    g_autoptr(Env) e = env_new(10);
+    g_autoptr(RcEnv) e = env_new(10);
     HRing uq = h_create_qp(e->h, MLX5_QP_ST_REG_UMR, 0, e->scq.num, e->scq.num, e->h->uar, 4, 0);
     uint32_t fkey = free_mtt_key(e->h, e->h->pd, 1024, true);
     Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE, .list_lkey = e->key, .xlt_octowords = 256 };
@@ -270,53 +270,53 @@ static void test_umr_qp(void)
 typedef struct UmrBad {
     const char *what;
     uint8_t syndrome;
-    void (*edit)(Env *e, Umr *u, uint32_t *fkey);
+    void (*edit)(RcEnv *e, Umr *u, uint32_t *fkey);
 } UmrBad;
 
-static void bad_in_use(Env *e, Umr *u, uint32_t *fkey)
+static void bad_in_use(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     *fkey = reg_mr(e, &e->a, *fkey, 0x20, 0);
     u->key = (*fkey & ~0xffu) | 0x21;
 }
-static void bad_other_pd(Env *e, Umr *u, uint32_t *fkey)
+static void bad_other_pd(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     *fkey = free_mtt_key(e->h, h_alloc_simple(e->h, OP_ALLOC_PD), 8, true);
     u->key = *fkey;
 }
-static void bad_no_umr_en(Env *e, Umr *u, uint32_t *fkey)
+static void bad_no_umr_en(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     *fkey = free_mtt_key(e->h, e->h->pd, 8, false);
     u->key = *fkey;
 }
-static void bad_no_key(Env *e, Umr *u, uint32_t *fkey)
+static void bad_no_key(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     u->key = 0xfff00;
 }
-static void bad_capacity(Env *e, Umr *u, uint32_t *fkey)
+static void bad_capacity(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     u->xlt_octowords = 8;                           /* 16 entries, room for 8 */
     u->flags &= ~UMR_FLAG_INLINE;
     u->list_lkey = e->key;
 }
-static void bad_short_wqe(Env *e, Umr *u, uint32_t *fkey)
+static void bad_short_wqe(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     u->ds = 5;
 }
-static void bad_inline_past_wqe(Env *e, Umr *u, uint32_t *fkey)
+static void bad_inline_past_wqe(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     u->xlt_octowords = 4;
     u->ds = 10;
 }
-static void bad_list_lkey(Env *e, Umr *u, uint32_t *fkey)
+static void bad_list_lkey(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     u->flags &= ~UMR_FLAG_INLINE;
     u->list_lkey = e->key ^ 0x80;
 }
-static void bad_page_size(Env *e, Umr *u, uint32_t *fkey)
+static void bad_page_size(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     u->log_page_size = 3;
 }
-static void bad_check_free(Env *e, Umr *u, uint32_t *fkey)
+static void bad_check_free(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     u->flags = UMR_FLAG_FREE | UMR_FLAG_INLINE;      /* fail if free: it is */
 }
@@ -338,7 +338,7 @@ static void test_umr_bad_inputs(void)
     };
 
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        g_autoptr(Env) e = env_new(10);
+        g_autoptr(RcEnv) e = env_new(10);
         uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
         Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE, .mask = FRWR_MASK,
                   .iova = FR_IOVA, .len = 4096, .pages = pages, .npages = 2 };
@@ -360,7 +360,7 @@ static void test_umr_bad_inputs(void)
  * operation error. */
 static void test_umr_on_ud(void)
 {
-    g_autoptr(Env) e = ud_env_new(MLX5_QP_ST_UD);
+    g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
     uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
     Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE, .mask = 1ull << 29 };
 
