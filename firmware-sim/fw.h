@@ -152,8 +152,6 @@ typedef struct Mlx5Cq {
     uint8_t arm_sn;
     uint16_t cq_period, cq_max_count;   /* event moderation: us, CQEs */
     uint8_t cq_period_mode;     /* MLX5_CQ_PERIOD_MODE_START_FROM_EQE / _CQE */
-    uint16_t mod_cqes;          /* CQEs written since armed, event held */
-    uint64_t mod_deadline;      /* clock_ns at which the held event fires */
     bool in_error;
 } Mlx5Cq;
 

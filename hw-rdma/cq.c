@@ -23,14 +23,35 @@
 #include "cqe.h"
 #include "datapath.h"
 
+/* The CQ's held event, or NULL (a handful of CQs at most: a linear look). */
+static Mlx5HeldEvent *held_event(Mlx5DataPath *dp, const Mlx5Cq *cq, guint *at)
+{
+    for (guint i = 0; i < dp->cq_moderated->len; i++) {
+        Mlx5HeldEvent *h = &g_array_index(dp->cq_moderated, Mlx5HeldEvent, i);
+        if (h->cq == cq) {
+            *at = i;
+            return h;
+        }
+    }
+    return NULL;
+}
+
+void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq)
+{
+    guint at;
+
+    if (held_event(dp, cq, &at)) {
+        g_array_remove_index_fast(dp->cq_moderated, at);
+    }
+}
+
 static void cq_event(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
     Mlx5Eq *eq = mlx5_table_get(&dp->fw->eq, cq->eqn);
     uint8_t data[28] = { 0 };
 
     cq->arm = 0;
-    cq->mod_cqes = 0;
-    cq->mod_deadline = 0;
+    mlx5_cq_forget(dp, cq);
     if (!eq) {
         mlx5emu_trace_ub_cq_no_eq(cq->cqn, cq->eqn);
         return;
@@ -43,50 +64,47 @@ static void cq_event(Mlx5DataPath *dp, Mlx5Cq *cq)
 /* An armed CQ got a CQE that may raise its event: now, or held. */
 static void cq_event_moderated(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
-    uint64_t now;
+    uint64_t period_end = mlx5_dp_now(dp) + cq->cq_period * 1000ull;
+    guint at;
+    Mlx5HeldEvent *h = cq->cq_period ? held_event(dp, cq, &at) : NULL;
+    unsigned cqes = (h ? h->cqes : 0) + 1;
 
-    if (cq->cq_period == 0 ||
-        (cq->cq_max_count && ++cq->mod_cqes >= cq->cq_max_count)) {
+    if (cq->cq_period == 0 || (cq->cq_max_count && cqes >= cq->cq_max_count)) {
         cq_event(dp, cq);
         return;
     }
-    now = mlx5_dp_now(dp);
-    if (cq->mod_deadline) {             /* already held */
+    if (h) {
+        h->cqes = (uint16_t)cqes;
         if (cq->cq_period_mode == MLX5_CQ_PERIOD_MODE_START_FROM_CQE) {
-            cq->mod_deadline = now + cq->cq_period * 1000ull;
+            h->deadline = period_end;
         }
         return;
     }
-    cq->mod_deadline = now + cq->cq_period * 1000ull;
-    g_ptr_array_add(dp->cq_moderated, cq);
+    g_array_append_val(dp->cq_moderated, ((Mlx5HeldEvent) { cq, (uint16_t)cqes, period_end }));
     mlx5emu_trace_cq_event_held(cq->cqn, cq->cq_period, cq->cq_max_count);
-    mlx5_timer_request(dp, cq->mod_deadline);
+    mlx5_timer_request(dp, period_end);
 }
 
 uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp)
 {
     uint64_t now = mlx5_dp_now(dp), next = UINT64_MAX;
-    GPtrArray *held = dp->cq_moderated;
+    GArray *held = dp->cq_moderated;
 
     for (guint i = 0; i < held->len;) {
-        Mlx5Cq *cq = g_ptr_array_index(held, i);
+        Mlx5HeldEvent *h = &g_array_index(held, Mlx5HeldEvent, i);
+        Mlx5Cq *cq = h->cq;
 
-        if (cq->mod_deadline && cq->mod_deadline > now) {
-            next = MIN(next, cq->mod_deadline);
+        if (h->deadline > now) {
+            next = MIN(next, h->deadline);
             i++;
             continue;
         }
-        if (cq->mod_deadline && cq->arm) {
+        g_array_remove_index_fast(held, i);
+        if (cq->arm) {
             cq_event(dp, cq);
         }
-        g_ptr_array_remove_index_fast(held, i);     /* fired, or the event went */
     }
     return next;
-}
-
-void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq)
-{
-    g_ptr_array_remove_fast(dp->cq_moderated, cq);
 }
 
 static void cq_overrun(Mlx5DataPath *dp, Mlx5Cq *cq)

@@ -36,10 +36,17 @@
 #include "mlx5-dev.h"
 #include "wqe.h"
 
+/* A CQ's completion event, held by event moderation (cq.c). */
+typedef struct Mlx5HeldEvent {
+    Mlx5Cq *cq;
+    uint16_t cqes;              /* CQEs written since the CQ was armed */
+    uint64_t deadline;          /* clock_ns at which the event fires */
+} Mlx5HeldEvent;
+
 typedef struct Mlx5DataPath {
     Mlx5Fw *fw;                 /* the objects it runs (firmware-sim) */
     uint64_t timer_deadline;    /* what the platform timer is set to (UINT64_MAX: off) */
-    GPtrArray *cq_moderated;    /* Mlx5Cq whose completion event is held (cq.c) */
+    GArray *cq_moderated;       /* Mlx5HeldEvent: CQ events moderation holds (cq.c) */
     GPtrArray *rc_timed;        /* Mlx5QpTransport whose ack or RNR timer runs (rc.c) */
     GPtrArray *rq_err_watched;  /* Mlx5QpTransport in ERR, new receive WQEs flushed (rq.c) */
     GQueue *roce_loopback;      /* GBytes: RoCE frames to this port, to receive (transport.c) */

@@ -43,7 +43,7 @@ static void dp_reset(void *opaque)
 {
     Mlx5DataPath *dp = opaque;
 
-    g_ptr_array_set_size(dp->cq_moderated, 0);
+    g_array_set_size(dp->cq_moderated, 0);
     mlx5_transport_reset(dp);
     dp->rx_waiting = false;
 }
@@ -66,7 +66,7 @@ Mlx5Device *mlx5_dev_new(const Mlx5Platform *plat, void *opaque, const Mlx5FwCon
     mlx5_fw_init(&d->fw, plat, opaque, cfg);
     dp->fw = &d->fw;
     dp->timer_deadline = UINT64_MAX;
-    dp->cq_moderated = g_ptr_array_new();
+    dp->cq_moderated = g_array_new(false, false, sizeof(Mlx5HeldEvent));
     dp->rc_timed = g_ptr_array_new();
     dp->rq_err_watched = g_ptr_array_new();
     dp->roce_loopback = g_queue_new();
@@ -80,7 +80,7 @@ void mlx5_dev_free(Mlx5Device *d)
         return;
     }
     mlx5_fw_fini(&d->fw);           /* the data path lets go of every object first */
-    g_ptr_array_free(d->dp.cq_moderated, true);
+    g_array_free(d->dp.cq_moderated, true);
     g_ptr_array_free(d->dp.rc_timed, true);
     g_ptr_array_free(d->dp.rq_err_watched, true);
     g_queue_free(d->dp.roce_loopback);
