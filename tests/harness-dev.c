@@ -27,12 +27,17 @@ void h_cq_arm(Harness *h, HRing *cq)
     mlx5_dev_mmio_write(h->dev, h_uar_addr(h->uar, 0x20), (uint64_t)dw0 << 32 | cq->num, 8);
 }
 
-void h_sq_ring(Harness *h, HRing *sq)
+uint64_t h_sq_bf_value(Harness *h, const HRing *sq)
 {
     const uint8_t *w = (uint8_t *)h_gpa(h, sq->gpa) +
                        (sq->last & ((1u << sq->log_size) - 1)) * MLX5_WQEBB_BYTES;
-    uint64_t db = (uint64_t)prm_be32(w) << 32 | prm_be32(w + 4);
 
+    return (uint64_t)prm_be32(w + WQE_CTRL_OPMOD_IDX_OPCODE) << 32 |
+           prm_be32(w + WQE_CTRL_QPN_DS);
+}
+
+void h_sq_ring(Harness *h, HRing *sq)
+{
     h_put32(h, sq->dbr + 4, sq->ci & 0xffff);
-    mlx5_dev_mmio_write(h->dev, h_uar_addr(h->uar, 0x800), db, 8);
+    mlx5_dev_mmio_write(h->dev, h_uar_addr(h->uar, 0x800), h_sq_bf_value(h, sq), 8);
 }

@@ -20,5 +20,8 @@ static inline Mlx5DataPath *h_dp(Harness *h)
  * record, then its BlueFlame register; a CQ arm (UAR + 0x20). */
 void h_sq_ring(Harness *h, HRing *sq);
 void h_cq_arm(Harness *h, HRing *cq);
+/* What a BlueFlame doorbell for the SQ's last WQE carries: the first 8
+ * bytes of its control segment. */
+uint64_t h_sq_bf_value(Harness *h, const HRing *sq);
 
 #endif

@@ -380,15 +380,15 @@ HPosted *h_cmdq_post(Harness *h, unsigned slot, const HCmd *c)
 
     e = h_gpa(h, p->ent);
     memset(e, 0, 64);
-    e[CQE_ENT_TYPE] = 7;                        /* PCIe command transport */
-    prm_put_be32(e + CQE_ENT_INLEN, c->inlen);
-    prm_put_be64(e + CQE_ENT_IN_PTR, p->n_in ? p->in_mb[0] : 0);
-    memcpy(e + CQE_ENT_IN, c->in, MIN(c->inlen, 16u));
-    memset(e + CQE_ENT_OUT, POISON, 16);
-    prm_put_be64(e + CQE_ENT_OUT_PTR, p->n_out ? p->out_mb[0] : 0);
-    prm_put_be32(e + CQE_ENT_OUTLEN, c->outlen);
-    e[CQE_ENT_TOKEN] = token;
-    e[CQE_ENT_STATUS_OWN] = 1;                  /* owned by hardware */
+    e[CMD_ENT_TYPE] = 7;                        /* PCIe command transport */
+    prm_put_be32(e + CMD_ENT_INLEN, c->inlen);
+    prm_put_be64(e + CMD_ENT_IN_PTR, p->n_in ? p->in_mb[0] : 0);
+    memcpy(e + CMD_ENT_IN, c->in, MIN(c->inlen, 16u));
+    memset(e + CMD_ENT_OUT, POISON, 16);
+    prm_put_be64(e + CMD_ENT_OUT_PTR, p->n_out ? p->out_mb[0] : 0);
+    prm_put_be32(e + CMD_ENT_OUTLEN, c->outlen);
+    e[CMD_ENT_TOKEN] = token;
+    e[CMD_ENT_STATUS_OWN] = 1;                  /* owned by hardware */
     return p;
 }
 
@@ -405,15 +405,15 @@ unsigned h_cmdq_collect(Harness *h, HPosted *p, HCmd *c)
 
     g_assert_cmpuint(h->posted, >, 0);
     h->posted--;
-    g_assert_cmphex(e[CQE_ENT_STATUS_OWN] & 1, ==, 0);     /* back to software */
-    deliv = e[CQE_ENT_STATUS_OWN] >> 1;
+    g_assert_cmphex(e[CMD_ENT_STATUS_OWN] & 1, ==, 0);     /* back to software */
+    deliv = e[CMD_ENT_STATUS_OWN] >> 1;
     c->status = ~0u;
     c->syndrome = 0;
     if (deliv != MLX5_CMD_DELIV_OK) {
         return deliv;
     }
     memset(c->out, POISON, c->out_cap);
-    memcpy(c->out, e + CQE_ENT_OUT, MIN(c->outlen, 16u));
+    memcpy(c->out, e + CMD_ENT_OUT, MIN(c->outlen, 16u));
     for (uint32_t i = 0; i < p->n_out; i++) {
         uint32_t off = i * MBOX_DATA_BYTES;
         uint32_t chunk = MIN(c->outlen - 16 - off, (uint32_t)MBOX_DATA_BYTES);
@@ -1141,7 +1141,7 @@ const uint8_t *h_cq_next(Harness *h, HRing *cq)
 {
     uint32_t idx = cq->ci & ((1u << cq->log_size) - 1);
     const uint8_t *e = (uint8_t *)h_gpa(h, cq->gpa) + idx * cq->stride +
-                       (cq->stride - 64);
+                       (cq->stride - MLX5_CQE_BYTES);   /* 128-byte CQEs: the second half */
     uint8_t op_own = e[CQE_OP_OWN];
 
     if (op_own >> 4 == MLX5_CQE_INVALID ||
@@ -1169,7 +1169,7 @@ uint8_t *h_sq_wqe(Harness *h, HRing *sq, uint8_t opcode, uint8_t ds, uint8_t fm_
 {
     uint32_t nent = 1u << sq->log_size;
     uint32_t idx = sq->ci & (nent - 1);
-    uint32_t nbb = MAX((ds * 16u + 63u) / 64u, 1u);
+    uint32_t nbb = mlx5_wqe_blocks(ds);
     uint8_t *w = (uint8_t *)h_gpa(h, sq->gpa) + idx * MLX5_WQEBB_BYTES;
 
     g_assert_cmpuint(idx + nbb, <=, nent);      /* tests do not wrap a WQE */
@@ -1182,6 +1182,13 @@ uint8_t *h_sq_wqe(Harness *h, HRing *sq, uint8_t opcode, uint8_t ds, uint8_t fm_
     return w;
 }
 
+void h_data_seg(uint8_t *seg, uint32_t byte_count, uint32_t lkey, uint64_t addr)
+{
+    prm_put_be32(seg + WQE_DATA_BYTE_COUNT, byte_count);
+    prm_put_be32(seg + WQE_DATA_LKEY, lkey);
+    prm_put_be64(seg + WQE_DATA_ADDR, addr);
+}
+
 uint64_t h_uar_addr(uint32_t uar, uint32_t off)
 {
     return (uint64_t)uar * PAGE + off;
@@ -1191,6 +1198,8 @@ uint64_t h_uar_addr(uint32_t uar, uint32_t off)
 
 typedef struct Isolated {
     GTestFunc fn;
+    GTestDataFunc data_fn;      /* instead of fn: called with data */
+    gconstpointer data;
     unsigned timeout_s;
     const char *known_bug;      /* a failure is this bug: incomplete, not failed */
 } Isolated;
@@ -1200,7 +1209,11 @@ static void run_isolated(gconstpointer p)
     const Isolated *t = p;
 
     if (g_test_subprocess()) {
-        t->fn();
+        if (t->fn) {
+            t->fn();
+        } else {
+            t->data_fn(t->data);
+        }
         return;
     }
     g_test_trap_subprocess(NULL, (guint64)t->timeout_s * G_USEC_PER_SEC,
@@ -1214,17 +1227,29 @@ static void run_isolated(gconstpointer p)
     }
 }
 
+static void add_isolated(const char *path, const Isolated *how)
+{
+    Isolated *t = g_memdup2(how, sizeof(*how));     /* lives as long as the program */
+
+    g_test_add_data_func_full(path, t, run_isolated, g_free);
+}
+
 void h_add_known_bug(const char *path, GTestFunc fn, unsigned timeout_s, const char *bug)
 {
-    Isolated *t = g_new(Isolated, 1);       /* lives as long as the program */
+    Isolated t = { .fn = fn, .timeout_s = timeout_s, .known_bug = bug };
 
-    t->fn = fn;
-    t->timeout_s = timeout_s;
-    t->known_bug = bug;
-    g_test_add_data_func_full(path, t, run_isolated, g_free);
+    add_isolated(path, &t);
 }
 
 void h_add_isolated(const char *path, GTestFunc fn, unsigned timeout_s)
 {
     h_add_known_bug(path, fn, timeout_s, NULL);
+}
+
+void h_add_isolated_data(const char *path, GTestDataFunc fn, gconstpointer data,
+                         unsigned timeout_s)
+{
+    Isolated t = { .data_fn = fn, .data = data, .timeout_s = timeout_s };
+
+    add_isolated(path, &t);
 }

@@ -46,9 +46,9 @@ enum { MLX5_CMD_LIST(H_OP_ENUM_) };
 
 /* Command-queue entry and mailbox geometry (PRM "Command Interface"). */
 enum {
-    CQE_ENT_TYPE = 0x00, CQE_ENT_INLEN = 0x04, CQE_ENT_IN_PTR = 0x08,
-    CQE_ENT_IN = 0x10, CQE_ENT_OUT = 0x20, CQE_ENT_OUT_PTR = 0x30,
-    CQE_ENT_OUTLEN = 0x38, CQE_ENT_TOKEN = 0x3c, CQE_ENT_STATUS_OWN = 0x3f,
+    CMD_ENT_TYPE = 0x00, CMD_ENT_INLEN = 0x04, CMD_ENT_IN_PTR = 0x08,
+    CMD_ENT_IN = 0x10, CMD_ENT_OUT = 0x20, CMD_ENT_OUT_PTR = 0x30,
+    CMD_ENT_OUTLEN = 0x38, CMD_ENT_TOKEN = 0x3c, CMD_ENT_STATUS_OWN = 0x3f,
     MBOX_DATA_BYTES = 512, MBOX_NEXT = 0x230, MBOX_BLOCK_NUM = 0x238,
     MBOX_TOKEN = 0x23d, MBOX_BYTES = 0x240, MBOX_STRIDE = 0x400,
     ISEG_CMDQ_H = 0x10, ISEG_CMDQ_L = 0x14, ISEG_CMD_DBELL = 0x18,
@@ -57,7 +57,29 @@ enum {
 
 /* Queue states, event types and EQE fields used across tests. */
 enum { ST_RST = 0, ST_RDY = 1, ST_ERR = 3 };
-enum { EQE_TYPE = 0x01, EQE_SUB_TYPE = 0x03, EQE_DATA = 0x20, EQE_OWNER = 0x3f };
+/* EQE fields (PRM "Event Queue Entry"; Linux device.h struct mlx5_eqe and
+ * the members of its data union, which starts at EQE_DATA). */
+enum {
+    EQE_TYPE = 0x01, EQE_SUB_TYPE = 0x03, EQE_DATA = 0x20, EQE_OWNER = 0x3f,
+    EQE_CQ_ERR_CQN = 0x20,          /* mlx5_eqe_cq_err: cqn (24 bits) */
+    EQE_CQ_ERR_SYNDROME = 0x2b,     /*   syndrome (1: overrun) */
+    EQE_PORT = 0x28,                /* mlx5_eqe_port_state: port, bits 7:4 */
+    EQE_QP_SRQ_TYPE = 0x34,         /* mlx5_eqe_qp_srq: MLX5_EVENT_QUEUE_QP / _RQ */
+    EQE_QP_SRQ_NUMBER = 0x38,       /*   qp_srq_n (24 bits) */
+    EQE_COMP_CQN = 0x38,            /* mlx5_eqe_comp: cqn (24 bits) */
+};
+
+/* Headers of the Ethernet frames tests build (IEEE 802.3/802.1Q, RFC 791,
+ * RFC 768, RFC 793): lengths, and offsets within each header. */
+enum {
+    ETH_HLEN = 14, ETH_TYPE = 12, VLAN_HLEN = 4, VLAN_TCI = 14,
+    ETH_P_IP = 0x0800, ETH_P_IPV6 = 0x86dd, ETH_P_8021Q = 0x8100,
+    IPV4_HLEN = 20, IPV4_TOT_LEN = 2, IPV4_TTL = 8, IPV4_PROTOCOL = 9, IPV4_CHECK = 10,
+    IPV4_SADDR = 12, IPV4_DADDR = 16,
+    IP_PROTO_TCP = 6, IP_PROTO_UDP = 17,
+    UDP_HLEN = 8, UDP_SPORT = 0, UDP_DPORT = 2, UDP_LEN = 4, UDP_CHECK = 6,
+    TCP_DOFF = 12, TCP_CHECK = 16,     /* data offset: bits 7:4, in 32-bit words */
+};
 
 typedef struct HCmd {
     uint16_t opcode;
@@ -237,6 +259,8 @@ const uint8_t *h_expect_cqe(Harness *h, HRing *cq, unsigned opcode, uint16_t wqe
                             uint32_t qpn);
 /* Write a send WQE at the SQ's producer counter and advance it. */
 uint8_t *h_sq_wqe(Harness *h, HRing *sq, uint8_t opcode, uint8_t ds, uint8_t fm_ce_se);
+/* Fill a data segment (WQE_DATA_*) of a send or receive WQE. */
+void h_data_seg(uint8_t *seg, uint32_t byte_count, uint32_t lkey, uint64_t addr);
 uint64_t h_uar_addr(uint32_t uar, uint32_t off);
 
 /* Register a test that runs in a child process with a timeout (seconds),
@@ -246,5 +270,8 @@ void h_add_isolated(const char *path, GTestFunc fn, unsigned timeout_s);
 /* The same for a test of a known bug: while it fails, it is reported
  * incomplete (TAP "not ok # TODO") with `bug` as the reason. */
 void h_add_known_bug(const char *path, GTestFunc fn, unsigned timeout_s, const char *bug);
+/* h_add_isolated for a test of a table's row: fn(data). */
+void h_add_isolated_data(const char *path, GTestDataFunc fn, gconstpointer data,
+                         unsigned timeout_s);
 
 #endif

@@ -3,6 +3,12 @@
 
 #include "rc-env.h"
 
+void gid_set_v4(uint8_t *gid, uint32_t ip)
+{
+    gid[10] = gid[11] = 0xff;
+    prm_put_be32(gid + 12, ip);
+}
+
 /* GID 0 of the port: RoCE v2, IPv4 `ip`, MAC 02:00:00:00:00:mac_lo. */
 void set_gid_addr(Harness *h, uint32_t ip, uint32_t mac_lo)
 {
@@ -11,8 +17,7 @@ void set_gid_addr(Harness *h, uint32_t ip, uint32_t mac_lo)
     uint8_t *l3 = PRM_PTR(roce_addr_layout, source_l3_address, a);
 
     IN_SET(c, set_roce_address_in, roce_address_index, 0);
-    l3[10] = l3[11] = 0xff;
-    prm_put_be32(l3 + 12, ip);
+    gid_set_v4(l3, ip);
     PRM_SET(roce_addr_layout, source_mac_47_32, a, 0x0200);
     PRM_SET(roce_addr_layout, source_mac_31_0, a, mac_lo);
     PRM_SET(roce_addr_layout, roce_version, a, 2);
@@ -57,8 +62,7 @@ void connect_qp_to(Harness *h, uint32_t qpn, uint32_t remote, uint32_t psn,
         if (ops[i] == OP_RST2INIT_QP) {
             PRM_SET(qpc, counter_set_id, qpc, o->counter_set);
         }
-        rgid[10] = rgid[11] = 0xff;
-        prm_put_be32(rgid + 12, o->rip);
+        gid_set_v4(rgid, o->rip);
         h_ok_free(h, c);
     }
 }
@@ -147,7 +151,6 @@ void wire(RcEnv *e, bool drop_first)
     }
 }
 
-/* A receive WQE on b: one data segment of `len` bytes at B_BUF + off. */
 /* A receive WQE on QP `qp` of h (its RQ has 16 entries): one data
  * segment of `len` bytes at B_BUF + off; *pc is the RQ producer counter. */
 void post_recv_on(Harness *h, const HRing *qp, uint32_t *pc, uint32_t key,
@@ -156,11 +159,8 @@ void post_recv_on(Harness *h, const HRing *qp, uint32_t *pc, uint32_t key,
     uint64_t rq = qp->gpa - (uint64_t)H_QP_RQ_STRIDE * 16;
     uint64_t wqe = rq + (uint64_t)(*pc % 16) * H_QP_RQ_STRIDE;
 
-    h_put32(h, wqe, len);
-    h_put32(h, wqe + 4, key);
-    h_put32(h, wqe + 8, 0);
-    h_put32(h, wqe + 12, (uint32_t)(B_BUF + off));
-    h_put32(h, wqe + 16 + 4, 0x100);                /* end of list */
+    h_data_seg(h_gpa(h, wqe), len, key, B_BUF + off);
+    h_put32(h, wqe + MLX5_DS_BYTES + WQE_DATA_LKEY, MLX5_INVALID_LKEY);     /* end of list */
     ++*pc;
     h_put32(h, qp->dbr, *pc);
 }
@@ -177,17 +177,15 @@ void post_send_on(Harness *h, HRing *qp, uint32_t key, uint8_t opcode, uint32_t 
                          uint64_t raddr, uint32_t rkey)
 {
     unsigned ds = raddr ? 3 : 2;
-    uint8_t *w = h_sq_wqe(h, qp, opcode, ds, 0x08);
-    uint8_t *d = w + (ds - 1) * 16;
+    uint8_t *w = h_sq_wqe(h, qp, opcode, ds, MLX5_WQE_CTRL_CQ_UPDATE);
+    uint8_t *raddr_seg = w + MLX5_DS_BYTES;
 
-    prm_put_be32(w + 12, 0xfeedf00d);
+    prm_put_be32(w + WQE_CTRL_IMM, 0xfeedf00d);
     if (raddr) {
-        prm_put_be64(w + 16, raddr);
-        prm_put_be32(w + 24, rkey);
+        prm_put_be64(raddr_seg + WQE_RADDR_VA, raddr);
+        prm_put_be32(raddr_seg + WQE_RADDR_RKEY, rkey);
     }
-    prm_put_be32(d, len);
-    prm_put_be32(d + 4, key);
-    prm_put_be64(d + 8, A_BUF);
+    h_data_seg(w + (ds - 1) * MLX5_DS_BYTES, len, key, A_BUF);
     h_sq_ring(h, qp);
 }
 
@@ -212,9 +210,7 @@ void post_atomic_on(Harness *h, HRing *qp, uint32_t key, uint8_t opcode, uint64_
     prm_put_be32(raddr_seg + WQE_RADDR_RKEY, key);
     prm_put_be64(atomic + WQE_ATOMIC_SWAP_ADD, swap_add);
     prm_put_be64(atomic + WQE_ATOMIC_COMPARE, cmp);
-    prm_put_be32(data + WQE_DATA_BYTE_COUNT, 8);
-    prm_put_be32(data + WQE_DATA_LKEY, key);
-    prm_put_be64(data + WQE_DATA_ADDR, A_BUF);
+    h_data_seg(data, 8, key, A_BUF);
     h_sq_ring(h, qp);
 }
 
@@ -276,9 +272,9 @@ const uint8_t *expect_req(RcEnv *e, uint8_t op, uint8_t syndrome)
     const uint8_t *cqe = h_cq_next(e->h, &e->scq);
 
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, syndrome ? 0xd : 0x0);
-    g_assert_cmphex(cqe[0x37], ==, syndrome);
-    g_assert_cmphex(prm_be32(cqe + 0x38), ==, (uint32_t)op << 24 | e->a.num);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, syndrome ? MLX5_CQE_REQ_ERR : MLX5_CQE_REQ);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, syndrome);
+    g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN), ==, (uint32_t)op << 24 | e->a.num);
     return cqe;
 }
 

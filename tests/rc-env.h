@@ -34,6 +34,9 @@ typedef struct QpOpts {
 
 #define UD_QKEY 0x11111111u
 
+/* An IPv4 address as a GID (IPv4-mapped, ::ffff:a.b.c.d): bytes 10-15 of gid. */
+void gid_set_v4(uint8_t *gid, uint32_t ip);
+
 /* Setup: GID 0 of the port (IPv4 `ip`, MAC 02:00:00:00:00:mac_lo); a
  * QP through RST -> INIT -> RTR -> RTS to `remote`; a PA key over all RAM
  * with every right; the environment (env_new: both RC QPs connected to

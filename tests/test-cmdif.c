@@ -229,27 +229,27 @@ static void corrupt_chain_ends_early(Harness *h, HPosted *p)
 
 static void corrupt_in_ptr_unaligned(Harness *h, HPosted *p)
 {
-    prm_put_be64((uint8_t *)h_gpa(h, p->ent) + CQE_ENT_IN_PTR, p->in_mb[0] + 4);
+    prm_put_be64((uint8_t *)h_gpa(h, p->ent) + CMD_ENT_IN_PTR, p->in_mb[0] + 4);
 }
 
 static void corrupt_in_ptr_outside_ram(Harness *h, HPosted *p)
 {
-    prm_put_be64((uint8_t *)h_gpa(h, p->ent) + CQE_ENT_IN_PTR, GUEST_BASE + GUEST_SIZE);
+    prm_put_be64((uint8_t *)h_gpa(h, p->ent) + CMD_ENT_IN_PTR, GUEST_BASE + GUEST_SIZE);
 }
 
 static void corrupt_type(Harness *h, HPosted *p)
 {
-    ((uint8_t *)h_gpa(h, p->ent))[CQE_ENT_TYPE] = 0;
+    ((uint8_t *)h_gpa(h, p->ent))[CMD_ENT_TYPE] = 0;
 }
 
 static void corrupt_inlen_huge(Harness *h, HPosted *p)
 {
-    prm_put_be32((uint8_t *)h_gpa(h, p->ent) + CQE_ENT_INLEN, MLX5_CMD_MAX_LEN + 1);
+    prm_put_be32((uint8_t *)h_gpa(h, p->ent) + CMD_ENT_INLEN, MLX5_CMD_MAX_LEN + 1);
 }
 
 static void corrupt_outlen_huge(Harness *h, HPosted *p)
 {
-    prm_put_be32((uint8_t *)h_gpa(h, p->ent) + CQE_ENT_OUTLEN, 0xffffffff);
+    prm_put_be32((uint8_t *)h_gpa(h, p->ent) + CMD_ENT_OUTLEN, 0xffffffff);
 }
 
 static void test_queue_wrong_block_num(void)
@@ -316,7 +316,7 @@ static void test_queue_out_ptr_unaligned(void)
 
     h_enable(h);
     p = h_cmdq_post(h, 0, c);
-    prm_put_be64((uint8_t *)h_gpa(h, p->ent) + CQE_ENT_OUT_PTR, p->out_mb[0] + 1);
+    prm_put_be64((uint8_t *)h_gpa(h, p->ent) + CMD_ENT_OUT_PTR, p->out_mb[0] + 1);
     h_cmdq_ring(h, 1);
     g_assert_cmphex(h_cmdq_collect(h, p, c), ==, MLX5_CMD_DELIV_OUT_PTR_ALIGN);
 }
@@ -359,7 +359,7 @@ static void test_queue_short_outlen_leaves_entry_tail(void)
     g_assert_cmphex(h_cmdq_collect(h, p, c), ==, MLX5_CMD_DELIV_OK);
     g_assert_cmphex(c->status, ==, MLX5_CMD_STAT_OK);
     for (unsigned b = 8; b < 16; b++) {
-        g_assert_cmphex(entry(h, 0)[CQE_ENT_OUT + b], ==, POISON);
+        g_assert_cmphex(entry(h, 0)[CMD_ENT_OUT + b], ==, POISON);
     }
 }
 
@@ -390,9 +390,9 @@ static void test_queue_slot_not_owned_is_not_run(void)
     g_autoptr(HPosted) p = h_cmdq_post(h, 4, c);
     unsigned errs = h_nerrors(h);
 
-    entry(h, 4)[CQE_ENT_STATUS_OWN] = 0;
+    entry(h, 4)[CMD_ENT_STATUS_OWN] = 0;
     h_cmdq_ring(h, 1u << 4);
-    g_assert_cmphex(entry(h, 4)[CQE_ENT_OUT], ==, POISON);
+    g_assert_cmphex(entry(h, 4)[CMD_ENT_OUT], ==, POISON);
     g_assert_cmpint(h->fw->hca_state, ==, MLX5_HCA_DISABLED);
     g_assert_cmpuint(h_nerrors(h), ==, errs + 1);
     h->posted--;
@@ -409,7 +409,7 @@ static void test_queue_doorbell_before_address(void)
     mlx5_iseg_write(h->fw, ISEG_CMDQ_L, 0, 4);
     h_cmdq_ring(h, 1);
     g_assert_cmpuint(h_nerrors(h), ==, 1);
-    g_assert_cmphex(entry(h, 0)[CQE_ENT_STATUS_OWN], ==, 1);
+    g_assert_cmphex(entry(h, 0)[CMD_ENT_STATUS_OWN], ==, 1);
     g_assert_cmpint(h->fw->hca_state, ==, MLX5_HCA_DISABLED);
     h_cmdq_setup(h);
     h_cmdq_ring(h, 1);
@@ -457,7 +457,7 @@ static void test_queue_mmio_doorbell_deferred(void)
     g_autoptr(HPosted) p = h_cmdq_post(h, 3, c);
 
     mlx5_iseg_write(h->fw, ISEG_CMD_DBELL, 1u << 3, 4);
-    g_assert_cmphex(entry(h, 3)[CQE_ENT_STATUS_OWN], ==, 1);
+    g_assert_cmphex(entry(h, 3)[CMD_ENT_STATUS_OWN], ==, 1);
     mlx5_cmdif_run(h->fw);
     g_assert_cmphex(h_cmdq_collect(h, p, c), ==, MLX5_CMD_DELIV_OK);
 }

@@ -5,14 +5,14 @@
  */
 #include "harness.h"
 
-typedef struct Env {
+typedef struct FlowEnv {
     Harness *h;
     uint32_t tir, ft, fg;       /* table of 16 entries, group 0..7 */
-} Env;
+} FlowEnv;
 
-static Env *env_new(void)
+static FlowEnv *env_new(void)
 {
-    Env *e = g_new0(Env, 1);
+    FlowEnv *e = g_new0(FlowEnv, 1);
     HRing cq, rq;
 
     e->h = h_new();
@@ -25,14 +25,14 @@ static Env *env_new(void)
     return e;
 }
 
-static void env_free(Env *e)
+static void env_free(FlowEnv *e)
 {
     h_free(e->h);
     g_free(e);
 }
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(Env, env_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FlowEnv, env_free)
 
-static Mlx5FlowTable *ft_of(Env *e, uint32_t id)
+static Mlx5FlowTable *ft_of(FlowEnv *e, uint32_t id)
 {
     return mlx5_table_get(&e->h->fw->flow_table, id);
 }
@@ -55,7 +55,7 @@ static HCmd *fg_cmd(uint32_t ft, uint32_t start, uint32_t end)
     return c;
 }
 
-static HCmd *fte_to_tir(Env *e, unsigned op_mod, uint32_t index)
+static HCmd *fte_to_tir(FlowEnv *e, unsigned op_mod, uint32_t index)
 {
     return h_fte_cmd(op_mod, e->ft, e->fg, index, FT_ACTION_FWD, FT_DEST_TIR, e->tir, 1);
 }
@@ -73,7 +73,7 @@ static HCmd *delete_cmd(uint32_t ft, uint32_t index)
 
 static void test_table_create(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     Mlx5FlowTable *ft = ft_of(e, e->ft);
     g_autoptr(HCmd) big = ft_create_cmd(22);
 
@@ -85,7 +85,7 @@ static void test_table_create(void)
 
 static void test_table_bad_input(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) size = ft_create_cmd(23);
     g_autoptr(HCmd) type = ft_create_cmd(2);
     g_autoptr(HCmd) vport = ft_create_cmd(2);
@@ -106,7 +106,7 @@ static HCmd *ft_destroy_cmd(uint32_t ft)
 
 static void test_table_destroy_drops_groups_and_entries(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) again = ft_destroy_cmd(e->ft);
 
     h_ok_free(e->h, fte_to_tir(e, 0, 3));
@@ -124,7 +124,7 @@ static HCmd *root_cmd(unsigned op_mod, uint32_t ft)
 
 static void test_root_set_and_disconnect(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
 
     h_ok_free(e->h, root_cmd(0, e->ft));
     g_assert_true(e->h->fw->flow_root_set[0]);
@@ -135,7 +135,7 @@ static void test_root_set_and_disconnect(void)
 
 static void test_root_destroyed_table_is_no_root(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
 
     h_ok_free(e->h, root_cmd(0, e->ft));
     h_ok_free(e->h, ft_destroy_cmd(e->ft));
@@ -144,7 +144,7 @@ static void test_root_destroyed_table_is_no_root(void)
 
 static void test_root_bad_input(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) missing = root_cmd(0, e->ft + 50);
     g_autoptr(HCmd) type = root_cmd(0, e->ft);
     g_autoptr(HCmd) type_disconnect = root_cmd(1, 0);
@@ -174,7 +174,7 @@ static HCmd *miss_cmd(uint32_t ft, uint32_t sel, unsigned action, uint32_t miss)
 
 static void test_modify_miss_table(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     uint32_t next = h_create_flow_table(e->h, 2, 2);
 
     h_ok_free(e->h, miss_cmd(e->ft, 0, 1, next));              /* nothing selected */
@@ -188,7 +188,7 @@ static void test_modify_miss_table(void)
 
 static void test_modify_bad_input(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) missing_miss = miss_cmd(e->ft, 1, 1, e->ft + 9);
     g_autoptr(HCmd) missing_table = miss_cmd(e->ft + 9, 1, 0, 0);
 
@@ -209,7 +209,7 @@ static void test_group_ranges(void)
         { 16, 16, MLX5_SYND_BAD_FLOW_INDEX },           /* table has 16 entries */
         { 0, 0xffffffff, MLX5_SYND_BAD_FLOW_INDEX },
     };
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
 
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autoptr(HCmd) c = fg_cmd(e->ft, cases[i].start, cases[i].end);
@@ -223,7 +223,7 @@ static void test_group_ranges(void)
 
 static void test_group_bad_table(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) missing = fg_cmd(e->ft + 5, 0, 0);
     g_autoptr(HCmd) type = fg_cmd(e->ft, 8, 8);
 
@@ -243,7 +243,7 @@ static HCmd *fg_destroy_cmd(uint32_t ft, uint32_t fg)
 
 static void test_group_destroy_in_use(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) busy = fg_destroy_cmd(e->ft, e->fg);
     g_autoptr(HCmd) again = fg_destroy_cmd(e->ft, e->fg);
 
@@ -256,7 +256,7 @@ static void test_group_destroy_in_use(void)
 
 static void test_group_of_another_table(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     uint32_t other = h_create_flow_table(e->h, 2, 3);
     g_autoptr(HCmd) c = fg_destroy_cmd(other, e->fg);
 
@@ -267,7 +267,7 @@ static void test_group_of_another_table(void)
 
 static void test_fte_create_and_modify(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) exists = fte_to_tir(e, 0, 2);
     g_autoptr(HCmd) modify_empty = fte_to_tir(e, 1, 3);
     g_autoptr(HCmd) op = fte_to_tir(e, 2, 2);
@@ -289,7 +289,7 @@ static void test_fte_create_and_modify(void)
 
 static void test_fte_failed_modify_keeps_entry(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) bad = h_fte_cmd(1, e->ft, e->fg, 4, FT_ACTION_FWD, FT_DEST_TIR,
                                     e->tir + 40, 1);
     Mlx5Fte *f;
@@ -303,7 +303,7 @@ static void test_fte_failed_modify_keeps_entry(void)
 
 static void test_fte_bad_group_or_index(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     uint32_t other_ft = h_create_flow_table(e->h, 2, 2);
     uint32_t other_fg = h_create_flow_group(e->h, other_ft, 0, 3);
     g_autoptr(HCmd) outside = fte_to_tir(e, 0, 8);
@@ -322,7 +322,7 @@ static void test_fte_bad_group_or_index(void)
 
 static void test_fte_destinations(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     uint32_t next = h_create_flow_table(e->h, 2, 2);
 
     h_ok_free(e->h, h_fte_cmd(0, e->ft, e->fg, 0, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, next, 1));
@@ -341,7 +341,7 @@ static void test_fte_bad_destinations(void)
         { FT_DEST_TIR, 0, 17 },             /* > 1 << log_max_destination */
         { 0x7f, 0, 1 },
     };
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
 
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         g_autoptr(HCmd) c = h_fte_cmd(0, e->ft, e->fg, 0, FT_ACTION_FWD, bad[i].type,
@@ -354,7 +354,7 @@ static void test_fte_bad_destinations(void)
 
 static void test_fte_destination_list_beyond_inlen(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) c = fte_to_tir(e, 0, 0);
 
     PRM_SET(flow_context, destination_list_size,
@@ -364,7 +364,7 @@ static void test_fte_destination_list_beyond_inlen(void)
 
 static void test_fte_delete(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(FlowEnv) e = env_new();
     g_autoptr(HCmd) again = delete_cmd(e->ft, 5);
     g_autoptr(HCmd) table = delete_cmd(e->ft + 3, 5);
 

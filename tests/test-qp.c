@@ -20,15 +20,15 @@ static const unsigned states[] = { RST, INIT, RTR, RTS, ERR };
 /* Field f reads the same in contexts a and b. */
 #define SAME(L, f, a, b) g_assert_cmphex(PRM_GET(L, f, a), ==, PRM_GET(L, f, b))
 
-typedef struct Env {
+typedef struct QpEnv {
     Harness *h;
     HRing scq, rcq;             /* the QPs' cqn_snd and cqn_rcv */
     uint32_t xrcd;
-} Env;
+} QpEnv;
 
-static Env *env_new(void)
+static QpEnv *env_new(void)
 {
-    Env *e = g_new0(Env, 1);
+    QpEnv *e = g_new0(QpEnv, 1);
 
     e->h = h_new();
     h_bringup(e->h);
@@ -38,26 +38,26 @@ static Env *env_new(void)
     return e;
 }
 
-static void env_free(Env *e)
+static void env_free(QpEnv *e)
 {
     h_free(e->h);
     g_free(e);
 }
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(Env, env_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(QpEnv, env_free)
 
-static HCmd *rc_qp_cmd(Env *e, HRing *sq, uint32_t log_sq, uint32_t log_rq)
+static HCmd *rc_qp_cmd(QpEnv *e, HRing *sq, uint32_t log_sq, uint32_t log_rq)
 {
     return h_create_qp_cmd(e->h, sq, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num,
                            e->h->uar, log_sq, log_rq);
 }
 
-static HRing rc_qp(Env *e)
+static HRing rc_qp(QpEnv *e)
 {
     return h_create_qp(e->h, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num, e->h->uar, 4, 4);
 }
 
 /* Walk a QP from RST to `state` along the normal path (ERR: straight). */
-static void qp_walk(Env *e, uint32_t qpn, unsigned state)
+static void qp_walk(QpEnv *e, uint32_t qpn, unsigned state)
 {
     static const uint16_t path[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP };
 
@@ -71,7 +71,7 @@ static void qp_walk(Env *e, uint32_t qpn, unsigned state)
 }
 
 /* QUERY_QP's context, copied out. */
-static void query_qpc(Env *e, uint32_t qpn, uint8_t *qpc)
+static void query_qpc(QpEnv *e, uint32_t qpn, uint8_t *qpc)
 {
     g_autoptr(HCmd) c = h_query_qp(e->h, qpn);
 
@@ -87,7 +87,7 @@ static uint8_t *ads(uint8_t *qpc)
 
 static void test_qp_create_query(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     HRing qp = rc_qp(e);
     uint8_t q[PRM_BYTES(qpc)];
 
@@ -111,7 +111,7 @@ static void test_qp_state_machine(void)
         { OP_RST2INIT_QP, INIT }, { OP_INIT2INIT_QP, INIT }, { OP_INIT2RTR_QP, RTR },
         { OP_RTR2RTS_QP, RTS }, { OP_RTS2RTS_QP, RTS },
     };
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t qpn = rc_qp(e).num;
 
     for (size_t i = 0; i < G_N_ELEMENTS(steps); i++) {
@@ -124,7 +124,7 @@ static void test_qp_state_machine(void)
 static void test_qp_to_err_or_rst_from_every_state(gconstpointer p)
 {
     uint16_t op = GPOINTER_TO_UINT(p);
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
 
     for (size_t i = 0; i < G_N_ELEMENTS(states); i++) {
         uint32_t qpn = rc_qp(e).num;
@@ -141,7 +141,7 @@ static void test_qp_refused_transitions(void)
         { OP_RST2INIT_QP, RST }, { OP_INIT2INIT_QP, INIT }, { OP_INIT2RTR_QP, INIT },
         { OP_RTR2RTS_QP, RTR }, { OP_RTS2RTS_QP, RTS }, { OP_SQERR2RTS_QP, MLX5_QP_STATE_SQER },
     };
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
 
     for (size_t i = 0; i < G_N_ELEMENTS(states); i++) {
         uint32_t qpn = rc_qp(e).num;
@@ -162,7 +162,7 @@ static void test_qp_refused_transitions(void)
 /* Each transition sets its own attributes and leaves the others alone. */
 static void test_qp_attributes_by_transition(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t qpn = rc_qp(e).num;
     uint8_t q[PRM_BYTES(qpc)], *c;
     HCmd *m = h_modify_qp_cmd(OP_RST2INIT_QP, qpn, 0);
@@ -200,7 +200,7 @@ static void test_qp_attributes_by_transition(void)
 /* RTS2RTS changes what opt_param_mask names, and nothing else. */
 static void test_qp_rts2rts_optional_attributes(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t qpn = rc_qp(e).num;
     uint8_t q[PRM_BYTES(qpc)];
     HCmd *m;
@@ -224,7 +224,7 @@ static void test_qp_rts2rts_optional_attributes(void)
  * fills it only with IB_QP_PKEY_INDEX): unnamed, it stays. */
 static void test_qp_init2rtr_keeps_unnamed_pkey_index(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t qpn = rc_qp(e).num;
     uint8_t q[PRM_BYTES(qpc)];
     HCmd *m = h_modify_qp_cmd(OP_RST2INIT_QP, qpn, 0);
@@ -244,7 +244,7 @@ static void test_qp_init2rtr_keeps_unnamed_pkey_index(void)
 
 static void test_qp_rst2init_counter_set(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     g_autoptr(HCmd) bad = NULL;
     g_autoptr(HCmd) good = NULL;
     uint32_t qpn = rc_qp(e).num;
@@ -263,61 +263,61 @@ static void test_qp_rst2init_counter_set(void)
 
 /* Each case changes a good CREATE_QP (RC, log_sq 7 and log_rq 6: 3 pages)
  * one way; status OK means the variant must be accepted. */
-typedef void (*QpDamage)(Env *e, HCmd *c, uint8_t *qpc);
+typedef void (*QpDamage)(QpEnv *e, HCmd *c, uint8_t *qpc);
 
-static void st_dci(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, st, qpc, 0x5); }
-static void st_uc(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, st, qpc, MLX5_QP_ST_UC); }
-static void no_pd(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, pd, qpc, 0); }
-static void pd_gone(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, pd, qpc, e->h->pd + 100); }
-static void no_scq(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, cqn_snd, qpc, e->rcq.num + 50); }
-static void no_rcq(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, cqn_rcv, qpc, e->rcq.num + 50); }
-static void no_uar(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, uar_page, qpc, e->h->uar + 9); }
-static void no_srq(Env *e, HCmd *c, uint8_t *qpc)
+static void st_dci(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, st, qpc, 0x5); }
+static void st_uc(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, st, qpc, MLX5_QP_ST_UC); }
+static void no_pd(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, pd, qpc, 0); }
+static void pd_gone(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, pd, qpc, e->h->pd + 100); }
+static void no_scq(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, cqn_snd, qpc, e->rcq.num + 50); }
+static void no_rcq(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, cqn_rcv, qpc, e->rcq.num + 50); }
+static void no_uar(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, uar_page, qpc, e->h->uar + 9); }
+static void no_srq(QpEnv *e, HCmd *c, uint8_t *qpc)
 {
     PRM_SET(qpc, rq_type, qpc, 1);
     PRM_SET(qpc, srqn_rmpn_xrqn, qpc, 0x999);
 }
-static void no_xrcd(Env *e, HCmd *c, uint8_t *qpc)
+static void no_xrcd(QpEnv *e, HCmd *c, uint8_t *qpc)
 {
     PRM_SET(qpc, st, qpc, MLX5_QP_ST_XRC);
     PRM_SET(qpc, xrcd, qpc, e->xrcd + 9);
 }
 /* log_max_qp_sz is 15, the largest log size qpc can hold: lower it first. */
-static void qp_sz_cap_6(Env *e) { h_ok_free(e->h, h_set_general_cap(e->h, "log_max_qp_sz", 6)); }
-static void sq_7(Env *e, HCmd *c, uint8_t *qpc) { qp_sz_cap_6(e); }
-static void rq_7(Env *e, HCmd *c, uint8_t *qpc)
+static void qp_sz_cap_6(QpEnv *e) { h_ok_free(e->h, h_set_general_cap(e->h, "log_max_qp_sz", 6)); }
+static void sq_7(QpEnv *e, HCmd *c, uint8_t *qpc) { qp_sz_cap_6(e); }
+static void rq_7(QpEnv *e, HCmd *c, uint8_t *qpc)
 {
     qp_sz_cap_6(e);
     PRM_SET(qpc, log_sq_size, qpc, 4);
     PRM_SET(qpc, log_rq_size, qpc, 7);
 }
-static void rq_stride_1k(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, log_rq_stride, qpc, 6); }
-static void page_2g(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, log_page_size, qpc, 19); }
-static void pas_short(Env *e, HCmd *c, uint8_t *qpc) { c->inlen -= 8; }
-static void no_pas(Env *e, HCmd *c, uint8_t *qpc) { c->inlen = PRM_BYTES(create_qp_in); }
-static void wq_umem(Env *e, HCmd *c, uint8_t *qpc) { IN_SET(c, create_qp_in, wq_umem_valid, 1); }
-static void dbr_umem(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, dbr_umem_valid, qpc, 1); }
-static void input_qpn(Env *e, HCmd *c, uint8_t *qpc) { IN_SET(c, create_qp_in, input_qpn, 0x77); }
-static void st_ud(Env *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, st, qpc, MLX5_QP_ST_UD); }
-static void on_rmp(Env *e, HCmd *c, uint8_t *qpc)
+static void rq_stride_1k(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, log_rq_stride, qpc, 6); }
+static void page_2g(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, log_page_size, qpc, 19); }
+static void pas_short(QpEnv *e, HCmd *c, uint8_t *qpc) { c->inlen -= 8; }
+static void no_pas(QpEnv *e, HCmd *c, uint8_t *qpc) { c->inlen = PRM_BYTES(create_qp_in); }
+static void wq_umem(QpEnv *e, HCmd *c, uint8_t *qpc) { IN_SET(c, create_qp_in, wq_umem_valid, 1); }
+static void dbr_umem(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, dbr_umem_valid, qpc, 1); }
+static void input_qpn(QpEnv *e, HCmd *c, uint8_t *qpc) { IN_SET(c, create_qp_in, input_qpn, 0x77); }
+static void st_ud(QpEnv *e, HCmd *c, uint8_t *qpc) { PRM_SET(qpc, st, qpc, MLX5_QP_ST_UD); }
+static void on_rmp(QpEnv *e, HCmd *c, uint8_t *qpc)
 {
     PRM_SET(qpc, rq_type, qpc, 1);
     PRM_SET(qpc, srqn_rmpn_xrqn, qpc, h_create_rmp(e->h, 4));
 }
-static void xrc(Env *e, HCmd *c, uint8_t *qpc)
+static void xrc(QpEnv *e, HCmd *c, uint8_t *qpc)
 {
     PRM_SET(qpc, st, qpc, MLX5_QP_ST_XRC);
     PRM_SET(qpc, xrcd, qpc, e->xrcd);
     PRM_SET(qpc, rq_type, qpc, 1);
     PRM_SET(qpc, srqn_rmpn_xrqn, qpc, h_create_xrc_srq(e->h, e->xrcd, e->rcq.num, 4));
 }
-static void zero_rq_no_sq(Env *e, HCmd *c, uint8_t *qpc)
+static void zero_rq_no_sq(QpEnv *e, HCmd *c, uint8_t *qpc)
 {
     PRM_SET(qpc, rq_type, qpc, 3);
     PRM_SET(qpc, no_sq, qpc, 1);
     c->inlen = PRM_BYTES(create_qp_in);             /* no buffer at all */
 }
-static void reg_umr(Env *e, HCmd *c, uint8_t *qpc)
+static void reg_umr(QpEnv *e, HCmd *c, uint8_t *qpc)
 {
     PRM_SET(qpc, st, qpc, MLX5_QP_ST_REG_UMR);
     PRM_SET(qpc, pd, qpc, 0);
@@ -360,7 +360,7 @@ static const QpCase qp_cases[] = {
 static void test_qp_create_case(gconstpointer p)
 {
     const QpCase *k = p;
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     HRing sq;
     g_autoptr(HCmd) c = rc_qp_cmd(e, &sq, 7, 6);
     uint8_t *qpc = IN_PTR(c, create_qp_in, qpc), q[PRM_BYTES(qpc)];
@@ -385,7 +385,7 @@ static void test_qp_stale_qpn_and_double_destroy(void)
         OP_RST2INIT_QP, OP_INIT2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP, OP_RTS2RTS_QP,
         OP_SQERR2RTS_QP, OP_2ERR_QP, OP_2RST_QP,
     };
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     g_autoptr(HCmd) again = NULL;
     g_autoptr(HCmd) q = NULL;
     uint32_t qpn = rc_qp(e).num;
@@ -404,7 +404,7 @@ static void test_qp_stale_qpn_and_double_destroy(void)
 /* QPs share the number space of SQs and RQs; one is not the other. */
 static void test_qp_numbers_are_typed(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     HRing sq = h_create_sq(e->h, e->scq.num, 4);
     uint32_t qpn = rc_qp(e).num;
     g_autoptr(HCmd) q_qp = h_query_cmd(OP_QUERY_QP, sq.num);
@@ -426,7 +426,7 @@ static void test_qp_numbers_are_typed(void)
 static void test_qp_2err_2rst_read_only_their_16_bytes(void)
 {
     static const uint16_t ops[] = { OP_2ERR_QP, OP_2RST_QP };
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t qpn = rc_qp(e).num;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     uint8_t *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -462,7 +462,7 @@ _Static_assert(PRM_OFF(srqc, pd) == PRM_OFF(xrc_srqc, pd) &&
 static void test_srq_create_query(gconstpointer p)
 {
     uint16_t op = GPOINTER_TO_UINT(p);
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     g_autoptr(HCmd) c = op == OP_CREATE_SRQ ? h_create_srq_cmd(e->h, e->rcq.num, 5)
                                             : h_create_xrc_srq_cmd(e->h, e->xrcd, e->rcq.num, 5);
     g_autoptr(HCmd) q = NULL;
@@ -491,7 +491,7 @@ static void test_srq_create_query(gconstpointer p)
 
 static void test_rmp_create_query(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     g_autoptr(HCmd) c = h_create_rmp_cmd(e->h, 6);
     g_autoptr(HCmd) q = NULL;
     const uint8_t *in = PRM_PTR(rmpc, wq, IN_PTR(c, create_rmp_in, ctx)), *ctx, *out;
@@ -510,7 +510,7 @@ static void test_rmp_create_query(void)
     g_assert_cmpuint(PRM_GET(wq, hw_counter, out), ==, 0);
 }
 
-static unsigned rmp_query(Env *e, uint32_t rmpn, unsigned *lwm)
+static unsigned rmp_query(QpEnv *e, uint32_t rmpn, unsigned *lwm)
 {
     g_autoptr(HCmd) q = h_ok(e->h, h_query_cmd(OP_QUERY_RMP, rmpn));
     const uint8_t *ctx = OUT_PTR(q, query_rmp_out, rmp_context);
@@ -521,7 +521,7 @@ static unsigned rmp_query(Env *e, uint32_t rmpn, unsigned *lwm)
 
 static void test_rmp_modify(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t rmpn = h_create_rmp(e->h, 4);
     g_autoptr(HCmd) wrong = h_modify_rmp_cmd(rmpn, ST_RST, ST_RDY);
     g_autoptr(HCmd) bad_to = h_modify_rmp_cmd(rmpn, ST_RDY, ST_ERR);
@@ -546,7 +546,7 @@ static void test_rmp_modify(void)
 
 static void test_srq_arm_rq(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t srqn = h_create_srq(e->h, 0, 4);
     g_autoptr(HCmd) arm = hcmd_new(OP_ARM_RQ, 1);
     g_autoptr(HCmd) rq_mode = hcmd_new(OP_ARM_RQ, 0);
@@ -565,7 +565,7 @@ static void test_srq_arm_rq(void)
  * number or none at all is refused. */
 static void test_xrc_srq_arm(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t xsrq = h_create_xrc_srq(e->h, e->xrcd, e->rcq.num, 4);
     uint32_t srq = h_create_srq(e->h, 0, 4);
     g_autoptr(HCmd) q = NULL;
@@ -593,36 +593,39 @@ static void test_xrc_srq_arm(void)
 }
 
 /* Each case changes a good CREATE_SRQ, CREATE_XRC_SRQ or CREATE_RMP. */
-typedef void (*SrqDamage)(Env *e, HCmd *c, uint8_t *ctx);
+typedef void (*SrqDamage)(QpEnv *e, HCmd *c, uint8_t *ctx);
 
-static void s_pd(Env *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, pd, x, e->h->pd + 100); }
-static void s_cq(Env *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, cqn, x, e->rcq.num + 50); }
-static void s_cq0(Env *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, cqn, x, 0); }
-static void s_size(Env *e, HCmd *c, uint8_t *x)    /* log 7 above a cap of 6 */
+static void s_pd(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, pd, x, e->h->pd + 100); }
+static void s_cq(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, cqn, x, e->rcq.num + 50); }
+static void s_cq0(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, cqn, x, 0); }
+static void s_size(QpEnv *e, HCmd *c, uint8_t *x)    /* log 7 above a cap of 6 */
 {
     h_ok_free(e->h, h_set_general_cap(e->h, "log_max_srq_sz", 6));
 }
-static void s_stride(Env *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, log_rq_stride, x, 6); }
-static void s_page(Env *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, log_page_size, x, 19); }
-static void s_pas(Env *e, HCmd *c, uint8_t *x) { c->inlen -= 8; }
-static void x_xrcd(Env *e, HCmd *c, uint8_t *x) { PRM_SET(xrc_srqc, xrcd, x, e->xrcd + 9); }
-static void x_xrcd0(Env *e, HCmd *c, uint8_t *x) { PRM_SET(xrc_srqc, xrcd, x, 0); }
-static void x_umem(Env *e, HCmd *c, uint8_t *x)
+static void s_stride(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, log_rq_stride, x, 6); }
+static void s_page(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(srqc, log_page_size, x, 19); }
+static void s_pas(QpEnv *e, HCmd *c, uint8_t *x) { c->inlen -= 8; }
+static void x_xrcd(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(xrc_srqc, xrcd, x, e->xrcd + 9); }
+static void x_xrcd0(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(xrc_srqc, xrcd, x, 0); }
+static void x_umem(QpEnv *e, HCmd *c, uint8_t *x)
 {
     IN_SET(c, create_xrc_srq_in, xrc_srq_umem_valid, 1);
 }
-static void x_dbr_umem(Env *e, HCmd *c, uint8_t *x) { PRM_SET(xrc_srqc, dbr_umem_valid, x, 1); }
-static void r_pd(Env *e, HCmd *c, uint8_t *x) { PRM_SET(wq, pd, PRM_PTR(rmpc, wq, x), 0); }
-static void r_size(Env *e, HCmd *c, uint8_t *x) { PRM_SET(wq, log_wq_sz, PRM_PTR(rmpc, wq, x), 16); }
-static void r_stride3(Env *e, HCmd *c, uint8_t *x)
+static void x_dbr_umem(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(xrc_srqc, dbr_umem_valid, x, 1); }
+static void r_pd(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(wq, pd, PRM_PTR(rmpc, wq, x), 0); }
+static void r_size(QpEnv *e, HCmd *c, uint8_t *x)
+{
+    PRM_SET(wq, log_wq_sz, PRM_PTR(rmpc, wq, x), 16);
+}
+static void r_stride3(QpEnv *e, HCmd *c, uint8_t *x)
 {
     PRM_SET(wq, log_wq_stride, PRM_PTR(rmpc, wq, x), 3);
 }
-static void r_stride10(Env *e, HCmd *c, uint8_t *x)
+static void r_stride10(QpEnv *e, HCmd *c, uint8_t *x)
 {
     PRM_SET(wq, log_wq_stride, PRM_PTR(rmpc, wq, x), 10);
 }
-static void r_state(Env *e, HCmd *c, uint8_t *x) { PRM_SET(rmpc, state, x, ST_ERR); }
+static void r_state(QpEnv *e, HCmd *c, uint8_t *x) { PRM_SET(rmpc, state, x, ST_ERR); }
 
 typedef struct SrqCase {
     const char *name;
@@ -659,7 +662,7 @@ static const SrqCase srq_bad[] = {
 static void test_srq_bad(gconstpointer p)
 {
     const SrqCase *k = p;
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     g_autoptr(HCmd) c = NULL;
     uint8_t *ctx;
 
@@ -684,7 +687,7 @@ static void test_srq_bad(gconstpointer p)
 /* Destroyed numbers are stale for every command; SRQ kinds are typed. */
 static void test_srq_stale_and_double_destroy(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     uint32_t srq = h_create_srq(e->h, 0, 4), rmp = h_create_rmp(e->h, 4);
     uint32_t xsrq = h_create_xrc_srq(e->h, e->xrcd, e->rcq.num, 4);
     const struct { uint16_t destroy, query; uint32_t num, other; } k[] = {
@@ -718,7 +721,7 @@ static void test_srq_stale_and_double_destroy(void)
 static void test_qp_teardown_frees_every_object(gconstpointer p)
 {
     uint16_t op = GPOINTER_TO_UINT(p);
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QpEnv) e = env_new();
     HRing qp = rc_qp(e);
     g_autoptr(HCmd) q = h_query_cmd(OP_QUERY_QP, qp.num);
     unsigned before = mlx5_fw_object_count(e->h->fw);

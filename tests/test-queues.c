@@ -6,14 +6,14 @@
 
 #include "harness.h"
 
-typedef struct Env {
+typedef struct QueueEnv {
     Harness *h;
     HRing cq;
-} Env;
+} QueueEnv;
 
-static Env *env_new(void)
+static QueueEnv *env_new(void)
 {
-    Env *e = g_new0(Env, 1);
+    QueueEnv *e = g_new0(QueueEnv, 1);
 
     e->h = h_new();
     h_bringup(e->h);
@@ -21,12 +21,12 @@ static Env *env_new(void)
     return e;
 }
 
-static void env_free(Env *e)
+static void env_free(QueueEnv *e)
 {
     h_free(e->h);
     g_free(e);
 }
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(Env, env_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(QueueEnv, env_free)
 
 static uint8_t *sq_ctx(HCmd *c)
 {
@@ -47,7 +47,7 @@ static uint8_t *wq_ctx(uint8_t *qc)
 
 static void test_sq_create_query(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     g_autoptr(HCmd) q = hcmd_new(OP_QUERY_SQ, 0);
     HRing sq = h_create_sq(e->h, e->cq.num, 7);
     uint8_t *ctx, *wqc;
@@ -71,7 +71,7 @@ static void test_sq_create_query(void)
 
 static void test_sq_create_with_tis(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     g_autoptr(HCmd) c = NULL;
     g_autoptr(HCmd) q = hcmd_new(OP_QUERY_SQ, 0);
     uint32_t tis = h_create_tis(e->h);
@@ -119,7 +119,7 @@ static void state_machine(Harness *h, uint32_t num, ModifyFn modify)
 
 static void test_sq_state_machine(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing sq = h_create_sq(e->h, e->cq.num, 4);
 
     state_machine(e->h, sq.num, h_modify_sq);
@@ -128,7 +128,7 @@ static void test_sq_state_machine(void)
 
 static void test_sq_refused_transition_syndrome(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     g_autoptr(HCmd) c = hcmd_new(OP_MODIFY_SQ, 0);
     HRing sq = h_create_sq(e->h, e->cq.num, 4);
 
@@ -141,29 +141,29 @@ static void test_sq_refused_transition_syndrome(void)
 
 /* Each case damages a good CREATE_SQ or CREATE_RQ one way (sqc and rqc
  * put state, cqn and the wq context at the same offsets). */
-typedef void (*Damage)(Env *e, HCmd *c);
+typedef void (*Damage)(QueueEnv *e, HCmd *c);
 
-static void sq_created_ready(Env *e, HCmd *c) { PRM_SET(sqc, state, sq_ctx(c), ST_RDY); }
-static void sq_bad_cq(Env *e, HCmd *c) { PRM_SET(sqc, cqn, sq_ctx(c), e->cq.num + 7); }
-static void sq_missing_tis(Env *e, HCmd *c)
+static void sq_created_ready(QueueEnv *e, HCmd *c) { PRM_SET(sqc, state, sq_ctx(c), ST_RDY); }
+static void sq_bad_cq(QueueEnv *e, HCmd *c) { PRM_SET(sqc, cqn, sq_ctx(c), e->cq.num + 7); }
+static void sq_missing_tis(QueueEnv *e, HCmd *c)
 {
     PRM_SET(sqc, tis_lst_sz, sq_ctx(c), 1);
     PRM_SET(sqc, tis_num_0, sq_ctx(c), 999);
 }
-static void sq_two_tis(Env *e, HCmd *c)
+static void sq_two_tis(QueueEnv *e, HCmd *c)
 {
     PRM_SET(sqc, tis_lst_sz, sq_ctx(c), 2);
     PRM_SET(sqc, tis_num_0, sq_ctx(c), h_create_tis(e->h));
 }
-static void q_stride_7(Env *e, HCmd *c) { PRM_SET(wq, log_wq_stride, wq_ctx(sq_ctx(c)), 7); }
-static void q_stride_3(Env *e, HCmd *c) { PRM_SET(wq, log_wq_stride, wq_ctx(sq_ctx(c)), 3); }
-static void q_stride_10(Env *e, HCmd *c) { PRM_SET(wq, log_wq_stride, wq_ctx(sq_ctx(c)), 10); }
-static void q_size_17(Env *e, HCmd *c) { PRM_SET(wq, log_wq_sz, wq_ctx(sq_ctx(c)), 17); }
-static void q_page_19(Env *e, HCmd *c) { PRM_SET(wq, log_wq_pg_sz, wq_ctx(sq_ctx(c)), 19); }
-static void q_bad_pd(Env *e, HCmd *c) { PRM_SET(wq, pd, wq_ctx(sq_ctx(c)), e->h->pd + 100); }
-static void q_pas_short(Env *e, HCmd *c) { c->inlen -= 8; }
-static void q_no_pas(Env *e, HCmd *c) { c->inlen = PRM_BYTES(create_sq_in); }
-static void q_page_offset(Env *e, HCmd *c) { PRM_SET(wq, page_offset, wq_ctx(sq_ctx(c)), 1); }
+static void q_stride_7(QueueEnv *e, HCmd *c) { PRM_SET(wq, log_wq_stride, wq_ctx(sq_ctx(c)), 7); }
+static void q_stride_3(QueueEnv *e, HCmd *c) { PRM_SET(wq, log_wq_stride, wq_ctx(sq_ctx(c)), 3); }
+static void q_stride_10(QueueEnv *e, HCmd *c) { PRM_SET(wq, log_wq_stride, wq_ctx(sq_ctx(c)), 10); }
+static void q_size_17(QueueEnv *e, HCmd *c) { PRM_SET(wq, log_wq_sz, wq_ctx(sq_ctx(c)), 17); }
+static void q_page_19(QueueEnv *e, HCmd *c) { PRM_SET(wq, log_wq_pg_sz, wq_ctx(sq_ctx(c)), 19); }
+static void q_bad_pd(QueueEnv *e, HCmd *c) { PRM_SET(wq, pd, wq_ctx(sq_ctx(c)), e->h->pd + 100); }
+static void q_pas_short(QueueEnv *e, HCmd *c) { c->inlen -= 8; }
+static void q_no_pas(QueueEnv *e, HCmd *c) { c->inlen = PRM_BYTES(create_sq_in); }
+static void q_page_offset(QueueEnv *e, HCmd *c) { PRM_SET(wq, page_offset, wq_ctx(sq_ctx(c)), 1); }
 
 typedef struct BadCase {
     const char *name;
@@ -202,7 +202,7 @@ static const BadCase rq_bad[] = {
 static void test_sq_bad(gconstpointer p)
 {
     const BadCase *b = p;
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing sq;
     g_autoptr(HCmd) c = h_create_sq_cmd(e->h, &sq, e->cq.num, 7);   /* 2 pages */
 
@@ -213,7 +213,7 @@ static void test_sq_bad(gconstpointer p)
 static void test_rq_bad(gconstpointer p)
 {
     const BadCase *b = p;
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing rq;
     g_autoptr(HCmd) c = h_create_rq_cmd(e->h, &rq, e->cq.num, 7);
 
@@ -223,7 +223,7 @@ static void test_rq_bad(gconstpointer p)
 
 static void test_sq_stale_and_double_destroy(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     g_autoptr(HCmd) again = NULL;
     g_autoptr(HCmd) q = hcmd_new(OP_QUERY_SQ, 0);
     g_autoptr(HCmd) m = hcmd_new(OP_MODIFY_SQ, 0);
@@ -241,7 +241,7 @@ static void test_sq_stale_and_double_destroy(void)
 /* SQ and RQ share a number space, but one is not the other. */
 static void test_sq_and_rq_numbers_are_typed(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing sq = h_create_sq(e->h, e->cq.num, 4);
     HRing rq = h_create_rq(e->h, e->cq.num, 4);
     g_autoptr(HCmd) d_rq = h_destroy_cmd(OP_DESTROY_RQ, sq.num);
@@ -263,7 +263,7 @@ static void test_sq_and_rq_numbers_are_typed(void)
 
 static void test_rq_create_query(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     g_autoptr(HCmd) q = hcmd_new(OP_QUERY_RQ, 0);
     HRing rq = h_create_rq(e->h, e->cq.num, 5);
     uint8_t *ctx;
@@ -280,7 +280,7 @@ static void test_rq_create_query(void)
 
 static void test_rq_state_machine(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing rq = h_create_rq(e->h, e->cq.num, 4);
 
     state_machine(e->h, rq.num, h_modify_rq);
@@ -288,7 +288,7 @@ static void test_rq_state_machine(void)
 
 static void test_rq_stride_range(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
 
     for (unsigned stride = 4; stride <= 9; stride++) {
         HRing rq;
@@ -302,7 +302,7 @@ static void test_rq_stride_range(void)
 /* mlx5e's drop RQ: no PD. */
 static void test_rq_without_pd(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing rq;
     g_autoptr(HCmd) c = h_create_rq_cmd(e->h, &rq, e->cq.num, 0);
 
@@ -312,7 +312,7 @@ static void test_rq_without_pd(void)
 
 static void test_rq_counter_set(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing rq;
     g_autoptr(HCmd) good = h_create_rq_cmd(e->h, &rq, e->cq.num, 2);
     g_autoptr(HCmd) bad = h_create_rq_cmd(e->h, &rq, e->cq.num, 2);
@@ -325,7 +325,7 @@ static void test_rq_counter_set(void)
 
 static void test_rq_stale_and_double_destroy(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     g_autoptr(HCmd) again = NULL;
     g_autoptr(HCmd) q = hcmd_new(OP_QUERY_RQ, 0);
     HRing rq = h_create_rq(e->h, e->cq.num, 4);
@@ -342,7 +342,7 @@ static void test_rq_stale_and_double_destroy(void)
 
 static void test_tis_bad_td(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     g_autoptr(HCmd) never = hcmd_new(OP_CREATE_TIS, 0);
     g_autoptr(HCmd) stale = hcmd_new(OP_CREATE_TIS, 0);
     uint32_t td = h_alloc_simple(e->h, OP_ALLOC_TRANSPORT_DOMAIN);
@@ -356,7 +356,7 @@ static void test_tis_bad_td(void)
 
 static void test_tis_modify_prio(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t tisn = h_create_tis(e->h);
     Mlx5Tis *t = mlx5_table_get(&e->h->fw->tis, tisn);
 
@@ -372,7 +372,7 @@ static void test_tis_modify_prio(void)
 
 static void test_tis_stale_and_double_destroy(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t tisn = h_create_tis(e->h);
     g_autoptr(HCmd) again = h_destroy_cmd(OP_DESTROY_TIS, tisn);
     g_autoptr(HCmd) m = hcmd_new(OP_MODIFY_TIS, 0);
@@ -385,7 +385,7 @@ static void test_tis_stale_and_double_destroy(void)
 
 /* --- TIR -------------------------------------------------------------- */
 
-static HCmd *tir_cmd(Env *e, unsigned disp, uint32_t target)
+static HCmd *tir_cmd(QueueEnv *e, unsigned disp, uint32_t target)
 {
     HCmd *c = hcmd_new(OP_CREATE_TIR, 0);
     uint8_t *ctx = IN_PTR(c, create_tir_in, ctx);
@@ -402,7 +402,7 @@ static HCmd *tir_cmd(Env *e, unsigned disp, uint32_t target)
 
 static void test_tir_direct_and_indirect(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing rq = h_create_rq(e->h, e->cq.num, 4);
     uint32_t rqt = h_create_rqt(e->h, &rq.num, 1, 8);
     g_autoptr(HCmd) direct = tir_cmd(e, 0, rq.num);
@@ -422,7 +422,7 @@ static void test_tir_direct_and_indirect(void)
 
 static void test_tir_bad_input(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing sq = h_create_sq(e->h, e->cq.num, 4);
     g_autoptr(HCmd) disp = tir_cmd(e, 2, 0);
     g_autoptr(HCmd) td = tir_cmd(e, 0, 0);
@@ -440,7 +440,7 @@ static void test_tir_bad_input(void)
 
 static void test_tir_modify(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing rq = h_create_rq(e->h, e->cq.num, 4);
     uint32_t tirn = h_create_tir_direct(e->h, rq.num);
     Mlx5Tir *t = mlx5_table_get(&e->h->fw->tir, tirn);
@@ -462,7 +462,7 @@ static void test_tir_modify(void)
 
 static void test_tir_stale_and_double_destroy(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     HRing rq = h_create_rq(e->h, e->cq.num, 4);
     uint32_t tirn = h_create_tir_direct(e->h, rq.num);
     g_autoptr(HCmd) again = h_destroy_cmd(OP_DESTROY_TIR, tirn);
@@ -496,7 +496,7 @@ static HCmd *rqt_cmd(uint16_t op, const uint32_t *rqns, uint32_t actual, uint32_
     return c;
 }
 
-static void make_rqs(Env *e, uint32_t *rqns, unsigned n)
+static void make_rqs(QueueEnv *e, uint32_t *rqns, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         rqns[i] = h_create_rq(e->h, e->cq.num, 2).num;
@@ -505,7 +505,7 @@ static void make_rqs(Env *e, uint32_t *rqns, unsigned n)
 
 static void test_rqt_create(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t rqns[3];
     Mlx5Rqt *r;
 
@@ -526,7 +526,7 @@ static void test_rqt_bad_sizes(void)
         { 4, 2, 4, MLX5_CMD_STAT_BAD_INP_LEN, MLX5_SYND_IN_TOO_SHORT },
         { 0xffff, 2, 0xffff, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_RQT_SIZE },
     };
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t rqns[8];
 
     make_rqs(e, rqns, 2);
@@ -544,7 +544,7 @@ static void test_rqt_bad_sizes(void)
 /* 2048 entries (1 << log_max_rqt_size) is the largest table. */
 static void test_rqt_largest(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t rq = h_create_rq(e->h, e->cq.num, 2).num;
     g_autoptr(HCmd) c = rqt_cmd(OP_CREATE_RQT, &rq, 1, 2048, 2048);
 
@@ -554,7 +554,7 @@ static void test_rqt_largest(void)
 
 static void test_rqt_entry_not_an_rq(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t list[2] = { h_create_rq(e->h, e->cq.num, 2).num,
                          h_create_sq(e->h, e->cq.num, 2).num };
     g_autoptr(HCmd) c = rqt_cmd(OP_CREATE_RQT, list, 2, 2, 2);
@@ -573,7 +573,7 @@ static HCmd *rqt_modify_cmd(uint32_t rqtn, const uint32_t *rqns, uint32_t n, boo
 
 static void test_rqt_modify_list(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t rqns[4], rqtn;
     Mlx5Rqt *r;
 
@@ -589,7 +589,7 @@ static void test_rqt_modify_list(void)
 
 static void test_rqt_modify_bad(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t rqns[4], rqtn;
     g_autoptr(HCmd) too_many = NULL;
     g_autoptr(HCmd) stale = NULL;
@@ -609,7 +609,7 @@ static void test_rqt_modify_bad(void)
 
 static void test_rqt_double_destroy(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(QueueEnv) e = env_new();
     uint32_t rq = h_create_rq(e->h, e->cq.num, 2).num;
     uint32_t rqtn = h_create_rqt(e->h, &rq, 1, 1);
     g_autoptr(HCmd) again = h_destroy_cmd(OP_DESTROY_RQT, rqtn);

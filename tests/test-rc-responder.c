@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rc-env.h"
+#include "rc.h"
 
 enum { MTU = 1024, WATCH = 8192 };   /* rc-env's path MTU; bytes of b's memory watched */
 
@@ -122,25 +123,26 @@ static void request_as_sent(RcEnv *e)
 
 static const RespCase resp_cases[] = {
     { "write-first-short", MLX5_OPCODE_RDMA_WRITE, 3000, first_short, 0, false,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
     { "write-middle-long", MLX5_OPCODE_RDMA_WRITE, 3000, middle_long, MTU, false,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
     { "write-only-over-mtu", MLX5_OPCODE_RDMA_WRITE, 1000, only_over_mtu, 0, false,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
     { "write-last-over-mtu", MLX5_OPCODE_RDMA_WRITE, 3000, last_over_mtu, 2 * MTU, false,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
     { "write-last-empty", MLX5_OPCODE_RDMA_WRITE, 3000, last_empty, 2 * MTU, false,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
     { "write-beyond-dma-len", MLX5_OPCODE_RDMA_WRITE, 100, write_beyond_dma_len, 0, false,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
     { "write-short-of-dma-len", MLX5_OPCODE_RDMA_WRITE, 100, write_short_of_dma_len, 0, false,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
     { "send-middle-long", MLX5_OPCODE_SEND, 3000, middle_long, MTU, false,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR,
+      MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR },
     { "read-no-responder-resources", MLX5_OPCODE_RDMA_READ, 64, request_as_sent, 0, true,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
     { "atomic-no-responder-resources", MLX5_OPCODE_ATOMIC_FA, 8, request_as_sent, 0, true,
-      0x61, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
 };
 
 /* --- the run ------------------------------------------------------------ */

@@ -19,7 +19,7 @@ static void test_rc_send_multi_packet(void)
 
     fill(e, 3000);
     post_recv(e, 0, 4096);
-    post_send(e, 0x0b, 3000, 0);                     /* SEND_IMM */
+    post_send(e, MLX5_OPCODE_SEND_IMM, 3000, 0);
     g_assert_cmpuint(e->h->frames->len, ==, 3);
     wire(e, false);
     g_assert_cmpuint(e->h->frames->len, ==, 4);      /* + the ACK */
@@ -27,14 +27,15 @@ static void test_rc_send_multi_packet(void)
     g_assert_cmpmem(h_gpa(e->h, B_BUF), 3000, h_gpa(e->h, A_BUF), 3000);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x3);        /* RESP_SEND_IMM */
-    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 3000);
-    g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xfeedf00d);
-    g_assert_cmphex(prm_be32(cqe + 0x20), ==, 0x4321);   /* user index */
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND_IMM);
+    g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, 3000);
+    g_assert_cmphex(prm_be32(cqe + CQE_IMMEDIATE), ==, 0xfeedf00d);
+    g_assert_cmphex(prm_be32(cqe + CQE_SRQN), ==, 0x4321); /* user index */
     cqe = h_cq_next(e->h, &e->scq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x0);        /* REQ */
-    g_assert_cmphex(prm_be32(cqe + 0x38), ==, 0x0b000000u | e->a.num);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
+    g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN), ==,
+                    (uint32_t)MLX5_OPCODE_SEND_IMM << 24 | e->a.num);
 }
 
 /* RDMA WRITE lands at the RETH address; no receive WQE is used. */
@@ -43,12 +44,12 @@ static void test_rc_write(void)
     g_autoptr(RcEnv) e = env_new(0xfffffe);            /* PSNs wrap mod 2^24 */
 
     fill(e, 2500);
-    post_send(e, 0x08, 2500, B_BUF + 100);
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 2500, B_BUF + 100);
     wire(e, false);
     wire(e, false);
     g_assert_cmpmem(h_gpa(e->h, B_BUF + 100), 2500, h_gpa(e->h, A_BUF), 2500);
     g_assert_null(h_cq_next(e->h, &e->rcq));
-    g_assert_cmphex(h_cq_next(e->h, &e->scq)[0x3f] >> 4, ==, 0x0);
+    g_assert_cmphex(h_cq_next(e->h, &e->scq)[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
 }
 
 /* RDMA WRITE with immediate consumes a receive WQE; its CQE carries the
@@ -60,15 +61,15 @@ static void test_rc_write_imm(void)
 
     fill(e, 1500);
     post_recv(e, 0, 64);
-    post_send(e, 0x09, 1500, B_BUF + 4096);
+    post_send(e, MLX5_OPCODE_RDMA_WRITE_IMM, 1500, B_BUF + 4096);
     wire(e, false);
     g_assert_cmpmem(h_gpa(e->h, B_BUF + 4096), 1500, h_gpa(e->h, A_BUF), 1500);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x1);        /* RESP_WR_IMM */
-    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 1500);
-    g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xfeedf00d);
-    expect_req(e, 0x09, 0);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_WR_IMM);
+    g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, 1500);
+    g_assert_cmphex(prm_be32(cqe + CQE_IMMEDIATE), ==, 0xfeedf00d);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE_IMM, 0);
 }
 
 /* No receive WQE: RNR NAK; a lost first packet: PSN sequence NAK; a bad
@@ -76,9 +77,11 @@ static void test_rc_write_imm(void)
 static void test_rc_errors(void)
 {
     static const struct { uint8_t syndrome; bool drop; uint32_t key_xor; } t[] = {
-        { 0x16, false, 0 },             /* RNR retry exceeded (no retry yet) */
-        { 0x15, true, 0 },              /* sequence error: no retransmission yet */
-        { 0x13, false, 0x80 },          /* remote access */
+        /* RNR retry exceeded (no retry yet) */
+        { MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR, false, 0 },
+        /* sequence error: no retransmission yet */
+        { MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR, true, 0 },
+        { MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, false, 0x80 },   /* remote access */
     };
 
     for (size_t i = 0; i < G_N_ELEMENTS(t); i++) {
@@ -90,16 +93,16 @@ static void test_rc_errors(void)
             post_recv(e, 0, 4096);
         }
         if (t[i].key_xor) {
-            post_send_rkey(e, 0x08, 100, B_BUF, e->key ^ t[i].key_xor);
+            post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 100, B_BUF, e->key ^ t[i].key_xor);
         } else {
-            post_send(e, 0x0a, 2000, 0);
+            post_send(e, MLX5_OPCODE_SEND, 2000, 0);
         }
         wire(e, t[i].drop);
         wire(e, false);
         cqe = h_cq_next(e->h, &e->scq);
         g_assert_nonnull(cqe);
-        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xd);    /* REQ_ERR */
-        g_assert_cmphex(cqe[0x37], ==, t[i].syndrome);
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ_ERR);
+        g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, t[i].syndrome);
         g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
     }
 }
@@ -128,22 +131,22 @@ static void test_rc_loopback(void)
         src[i] = (uint8_t)(i * 5 + 2);
     }
     post_recv(e, 0, 8192);
-    post_send(e, 0x0a, 5000, 0);                     /* SEND: five packets */
-    post_send(e, 0x08, 3000, B_BUF + 16384);         /* WRITE */
+    post_send(e, MLX5_OPCODE_SEND, 5000, 0);         /* SEND: five packets */
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 3000, B_BUF + 16384);
     g_assert_cmpuint(e->h->frames->len, ==, 0);      /* nothing on the wire */
     run_timer_until_idle(e);
     g_assert_cmpmem(h_gpa(e->h, B_BUF), 5000, h_gpa(e->h, A_BUF), 5000);
     g_assert_cmpmem(h_gpa(e->h, B_BUF + 16384), 3000, h_gpa(e->h, A_BUF), 3000);
-    post_send(e, 0x10, 3000, B_BUF + 8192);          /* READ into A_BUF */
+    post_send(e, MLX5_OPCODE_RDMA_READ, 3000, B_BUF + 8192); /* READ into A_BUF */
     run_timer_until_idle(e);
     g_assert_cmpuint(e->h->frames->len, ==, 0);
     g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 0);   /* not the wire */
     g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.vport_rx), >=, 12);
     g_assert_cmpmem(h_gpa(e->h, A_BUF), 3000, src, 3000);
-    g_assert_cmphex(h_cq_next(e->h, &e->rcq)[0x3f] >> 4, ==, 0x2);
-    expect_req(e, 0x0a, 0);
-    expect_req(e, 0x08, 0);
-    expect_req(e, 0x10, 0);
+    g_assert_cmphex(h_cq_next(e->h, &e->rcq)[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
+    expect_req(e, MLX5_OPCODE_RDMA_READ, 0);
 }
 
 /* A duplicate request (the same frame twice) is ACKed again, not
@@ -157,7 +160,7 @@ static void test_rc_duplicate(void)
     fill(e, 64);
     post_recv(e, 0, 4096);
     post_recv(e, 4096, 4096);
-    post_send(e, 0x0a, 64, 0);
+    post_send(e, MLX5_OPCODE_SEND, 64, 0);
     f = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
     wire(e, false);
     g_assert_true(mlx5_rx_frame(h_dp(e->h), f, len, false));  /* again */
@@ -174,17 +177,18 @@ static void test_rc_bad_frames(void)
     g_autofree uint8_t *f = NULL;
     const void *sent;
     gsize len;
+    RcFrame other_qp;
 
     fill(e, 64);
     post_recv(e, 0, 4096);
-    post_send(e, 0x0a, 64, 0);
+    post_send(e, MLX5_OPCODE_SEND, 64, 0);
     sent = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
     f = g_memdup2(sent, len);
-    f[len - 1] ^= 1;                                 /* ICRC */
+    f[len - 1] ^= 1;                                 /* the ICRC (the frame's last bytes) */
     g_assert_true(mlx5_rx_frame(h_dp(e->h), f, len, false));
-    f[len - 1] ^= 1;
-    f[len - 4 - 64 - 12 + 7] ^= 0x40;                /* dest QPN */
-    g_assert_true(mlx5_rx_frame(h_dp(e->h), f, len, false));
+    frame_take(e, 0, &other_qp);
+    other_qp.pkt.dest_qpn ^= 0x40;                   /* dest QPN */
+    frame_feed(e, &other_qp);
     g_assert_null(h_cq_next(e->h, &e->rcq));
     g_assert_cmpuint(e->h->frames->len, ==, 1);      /* nothing answered */
     g_assert_cmpuint(e->h->fw->counters.rx_roce_discards, ==, 2);   /* and counted */
@@ -199,7 +203,7 @@ static void test_rc_outstanding_bounded(void)
 
     fill(e, 8);
     for (int i = 0; i < 40; i++) {
-        post_send(e, 0x0a, 8, 0);
+        post_send(e, MLX5_OPCODE_SEND, 8, 0);
     }
     g_assert_cmpuint(t->req.wqes->len, <=, 1u << e->a.log_size);
     g_assert_cmpuint(h_nerrors(e->h), >=, 1);
@@ -217,13 +221,13 @@ static void test_rc_read(void)
     for (int i = 0; i < 3000; i++) {
         src[i] = (uint8_t)(i * 13 + 1);
     }
-    post_send(e, 0x10, 3000, B_BUF + 64);
+    post_send(e, MLX5_OPCODE_RDMA_READ, 3000, B_BUF + 64);
     g_assert_cmpuint(e->h->frames->len, ==, 1);
     wire(e, false);
     g_assert_cmpuint(e->h->frames->len, ==, 4);
     wire(e, false);
     g_assert_cmpmem(h_gpa(e->h, A_BUF), 3000, src, 3000);
-    g_assert_cmpuint(prm_be32(expect_req(e, 0x10, 0) + 0x2c), ==, 3000);
+    g_assert_cmpuint(prm_be32(expect_req(e, MLX5_OPCODE_RDMA_READ, 0) + CQE_BYTE_CNT), ==, 3000);
 }
 
 /* An atomic WQE: ctrl, remote address, atomic segment, 8-byte result. */
@@ -239,23 +243,23 @@ static void test_rc_atomics(void)
     g_autoptr(RcEnv) e = env_new(3);
 
     prm_put_le64(h_gpa(e->h, B_BUF), 40);
-    post_atomic(e, 0x12, B_BUF, 2, 0);               /* FAA +2 */
+    post_atomic(e, MLX5_OPCODE_ATOMIC_FA, B_BUF, 2, 0); /* FAA +2 */
     wire(e, false);
     wire(e, false);
     g_assert_cmpuint(le64_at(e, B_BUF), ==, 42);
     g_assert_cmpuint(le64_at(e, A_BUF), ==, 40);
-    g_assert_cmpuint(prm_be32(expect_req(e, 0x12, 0) + 0x2c), ==, 8);
-    post_atomic(e, 0x11, B_BUF, 7, 41);              /* CAS 41 -> 7: no match */
+    g_assert_cmpuint(prm_be32(expect_req(e, MLX5_OPCODE_ATOMIC_FA, 0) + CQE_BYTE_CNT), ==, 8);
+    post_atomic(e, MLX5_OPCODE_ATOMIC_CS, B_BUF, 7, 41); /* CAS 41 -> 7: no match */
     wire(e, false);
     wire(e, false);
     g_assert_cmpuint(le64_at(e, B_BUF), ==, 42);
     g_assert_cmpuint(le64_at(e, A_BUF), ==, 42);
-    post_atomic(e, 0x11, B_BUF, 7, 42);              /* CAS 42 -> 7 */
+    post_atomic(e, MLX5_OPCODE_ATOMIC_CS, B_BUF, 7, 42); /* CAS 42 -> 7 */
     wire(e, false);
     wire(e, false);
     g_assert_cmpuint(le64_at(e, B_BUF), ==, 7);
-    expect_req(e, 0x11, 0);
-    expect_req(e, 0x11, 0);
+    expect_req(e, MLX5_OPCODE_ATOMIC_CS, 0);
+    expect_req(e, MLX5_OPCODE_ATOMIC_CS, 0);
 }
 
 /* A duplicate atomic is answered from the kept result, not executed
@@ -268,7 +272,7 @@ static void test_rc_rd_atomic_replay(void)
     const uint8_t *f;
 
     prm_put_le64(h_gpa(e->h, B_BUF), 100);
-    post_atomic(e, 0x12, B_BUF, 1, 0);
+    post_atomic(e, MLX5_OPCODE_ATOMIC_FA, B_BUF, 1, 0);
     req = g_bytes_ref(g_ptr_array_index(e->h->frames, 0));
     wire(e, false);                                  /* executed: 101 */
     f = g_bytes_get_data(req, &len);
@@ -276,37 +280,8 @@ static void test_rc_rd_atomic_replay(void)
     g_assert_cmpuint(le64_at(e, B_BUF), ==, 101);    /* not 102 */
     wire(e, false);                                  /* two atomic ACKs, same value */
     g_assert_cmpuint(le64_at(e, A_BUF), ==, 100);
-    expect_req(e, 0x12, 0);
+    expect_req(e, MLX5_OPCODE_ATOMIC_FA, 0);
     g_assert_null(h_cq_next(e->h, &e->scq));         /* the second is a duplicate */
-}
-
-/* Frame i the device sent, parsed, changed by `edit`, rebuilt and fed
- * back into it. */
-static void inject_edited(RcEnv *e, unsigned i, void (*edit)(Mlx5RocePkt *p, size_t *len))
-{
-    gsize len;
-    const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, i), &len);
-    uint8_t payload[4096] = { 0 }, out[4096 + 128];
-    Mlx5RocePkt p;
-    size_t n, plen;
-
-    g_assert_cmpint(mlx5_roce_parse(f, len, &p), ==, MLX5_ROCE_OK);
-    plen = p.payload_len;
-    memcpy(payload, p.payload, plen);
-    edit(&p, &plen);
-    n = mlx5_roce_build(&p, payload, plen, out, sizeof(out));
-    g_assert_cmpuint(n, >, 0);
-    g_assert_true(mlx5_rx_frame(h_dp(e->h), out, n, false));
-}
-
-static void edit_huge_read(Mlx5RocePkt *p, size_t *len)
-{
-    p->reth.dma_len = 0x80000000u;                   /* 2 GiB: past 2^log_max_msg */
-}
-
-static void edit_longer_response(Mlx5RocePkt *p, size_t *len)
-{
-    *len += 4;
 }
 
 /* A READ request longer than the largest message is an invalid request
@@ -316,18 +291,27 @@ static void test_rc_read_bad_lengths(void)
 {
     {
         g_autoptr(RcEnv) e = env_new(21);
-        post_send(e, 0x10, 64, B_BUF);
-        inject_edited(e, 0, edit_huge_read);
+        RcFrame f;
+
+        post_send(e, MLX5_OPCODE_RDMA_READ, 64, B_BUF);
+        frame_take(e, 0, &f);
+        f.pkt.reth.dma_len = 0x80000000u;            /* 2 GiB: past 2^log_max_msg */
+        frame_feed(e, &f);
         e->fed = 1;                                  /* the original is lost */
         wire(e, false);
-        expect_req(e, 0x10, 0x12);                   /* REMOTE_INVAL_REQ */
+        expect_req(e, MLX5_OPCODE_RDMA_READ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
     }
     {
         g_autoptr(RcEnv) e = env_new(22);
-        post_send(e, 0x10, 64, B_BUF);
+        RcFrame f;
+
+        post_send(e, MLX5_OPCODE_RDMA_READ, 64, B_BUF);
         feed_one(e);                                 /* the response: frame 1 */
-        inject_edited(e, 1, edit_longer_response);
-        expect_req(e, 0x10, 0x10);                   /* BAD_RESP */
+        frame_take(e, 1, &f);
+        memset(f.payload + f.len, 0, 4);             /* 4 bytes longer */
+        f.len += 4;
+        frame_feed(e, &f);
+        expect_req(e, MLX5_OPCODE_RDMA_READ, MLX5_CQE_SYNDROME_BAD_RESP_ERR);
         g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
     }
 }
@@ -340,14 +324,14 @@ static void test_rc_seq_nak_resend(void)
 
     fill(e, 3000);
     post_recv(e, 0, 4096);
-    post_send(e, 0x0a, 3000, 0);
+    post_send(e, MLX5_OPCODE_SEND, 3000, 0);
     wire(e, true);                                   /* FIRST lost: NAK */
     wire(e, false);                                  /* resend, ACK */
     wire(e, false);
     g_assert_cmpmem(h_gpa(e->h, B_BUF), 3000, h_gpa(e->h, A_BUF), 3000);
     g_assert_nonnull(h_cq_next(e->h, &e->rcq));
     g_assert_null(h_cq_next(e->h, &e->rcq));
-    expect_req(e, 0x0a, 0);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
 }
 
 /* A lost ACK: the ack timer (ack_timeout 14: 67 ms) resends; the
@@ -359,7 +343,7 @@ static void test_rc_ack_timeout_resend(void)
 
     fill(e, 100);
     post_recv(e, 0, 4096);
-    post_send(e, 0x0a, 100, 0);
+    post_send(e, MLX5_OPCODE_SEND, 100, 0);
     g_assert_cmpuint(e->h->timer_ns - t0, ==, 4096ull << 14);
     feed_one(e);                                     /* delivered; the ACK ... */
     e->fed = e->h->frames->len;                      /* ... is lost */
@@ -367,7 +351,7 @@ static void test_rc_ack_timeout_resend(void)
     fire_timer(e);
     wire(e, false);
     wire(e, false);
-    expect_req(e, 0x0a, 0);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
     g_assert_nonnull(h_cq_next(e->h, &e->rcq));
     g_assert_null(h_cq_next(e->h, &e->rcq));         /* once */
 }
@@ -380,8 +364,8 @@ static void test_rc_retry_exhausted(void)
     unsigned sent;
 
     fill(e, 100);
-    post_send(e, 0x0a, 100, 0);
-    post_send(e, 0x08, 100, B_BUF);
+    post_send(e, MLX5_OPCODE_SEND, 100, 0);
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 100, B_BUF);
     sent = e->h->frames->len;
     for (int i = 0; i < 2; i++) {
         fire_timer(e);
@@ -389,8 +373,8 @@ static void test_rc_retry_exhausted(void)
         g_assert_null(h_cq_next(e->h, &e->scq));
     }
     fire_timer(e);
-    expect_req(e, 0x0a, 0x15);
-    expect_req(e, 0x08, 0x05);
+    expect_req(e, MLX5_OPCODE_SEND, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
     g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
 }
 
@@ -401,7 +385,7 @@ static void test_rc_rnr_retry(void)
     g_autoptr(RcEnv) e = env_new_retry(80, 0, 3);
 
     fill(e, 100);
-    post_send(e, 0x0a, 100, 0);
+    post_send(e, MLX5_OPCODE_SEND, 100, 0);
     wire(e, false);                                  /* RNR NAK */
     wire(e, false);
     g_assert_null(h_cq_next(e->h, &e->scq));
@@ -409,7 +393,7 @@ static void test_rc_rnr_retry(void)
     fire_timer(e);
     wire(e, false);
     wire(e, false);
-    expect_req(e, 0x0a, 0);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
     g_assert_nonnull(h_cq_next(e->h, &e->rcq));
 }
 
@@ -422,13 +406,13 @@ static void test_rc_window(void)
 
     fill(e, len);
     post_recv(e, 0, len);
-    post_send(e, 0x0a, len, 0);
+    post_send(e, MLX5_OPCODE_SEND, len, 0);
     g_assert_cmpuint(e->h->frames->len, ==, 512);
     wire(e, false);
     g_assert_cmpuint(e->fed, >, 600);                 /* all, and the ACKs */
     g_assert_cmpmem(h_gpa(e->h, B_BUF), len, h_gpa(e->h, A_BUF), len);
-    expect_req(e, 0x0a, 0);
-    g_assert_cmpuint(prm_be32(h_cq_next(e->h, &e->rcq) + 0x2c), ==, len);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
+    g_assert_cmpuint(prm_be32(h_cq_next(e->h, &e->rcq) + CQE_BYTE_CNT), ==, len);
 }
 
 /* MODIFY_QP to ERR flushes the posted receive WQEs (IBA 10.3.1). */
@@ -443,8 +427,8 @@ static void test_rc_flush_on_error(void)
     for (int i = 0; i < 2; i++) {
         cqe = h_cq_next(e->h, &e->rcq);
         g_assert_nonnull(cqe);
-        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xe);
-        g_assert_cmphex(cqe[0x37], ==, 0x05);
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_ERR);
+        g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
     }
     g_assert_null(h_cq_next(e->h, &e->rcq));
 }
@@ -465,8 +449,8 @@ static void test_rc_flush_posted_in_err(void)
     fire_timer(e);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x37], ==, 0x05);
-    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, 0);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 0);
     h_put32(e->h, e->b.dbr, e->b_rq_pc + 1000);     /* undefined: beyond the ring */
     n = h_nerrors(e->h);
     fire_timer(e);
@@ -478,54 +462,78 @@ static void test_rc_flush_posted_in_err(void)
     g_assert_cmpuint(h_dp(e->h)->rq_err_watched->len, ==, 0);
 }
 
-/* Bad requests get the IBA's answer: a misaligned atomic an invalid
- * request NAK, a READ without the remote read right a remote access NAK,
- * an atomic of 4 bytes a local length error; responses and ACKs that
- * match nothing sent are dropped. */
-static void test_rc_rd_atomic_bad_input(void)
-{
-    {
-        g_autoptr(RcEnv) e = env_new(1);
-        post_atomic(e, 0x12, B_BUF + 4, 1, 0);
-        wire(e, false);
-        wire(e, false);
-        expect_req(e, 0x12, 0x12);                   /* REMOTE_INVAL_REQ */
-    }
-    {
-        g_autoptr(RcEnv) e = env_new(1);
-        post_send_rkey(e, 0x10, 64, B_BUF, e->key ^ 0x80);
-        wire(e, false);
-        wire(e, false);
-        expect_req(e, 0x10, 0x13);                   /* REMOTE_ACCESS */
-    }
-    {
-        g_autoptr(RcEnv) e = env_new(1);
-        uint8_t *w = h_sq_wqe(e->h, &e->a, 0x12, 4, 0x08);
-        prm_put_be64(w + 16, B_BUF);
-        prm_put_be32(w + 24, e->key);
-        prm_put_be32(w + 48, 4);
-        prm_put_be32(w + 52, e->key);
-        prm_put_be64(w + 56, A_BUF);
-        h_sq_ring(e->h, &e->a);
-        expect_req(e, 0x12, 0x01);                   /* LOCAL_LENGTH */
-        g_assert_cmpuint(e->h->frames->len, ==, 0);
-    }
-    {
-        g_autoptr(RcEnv) e = env_new(1);
-        g_autofree uint8_t *f = NULL;
-        gsize len;
+/* Bad requests get the IBA's answer; responses and ACKs that match
+ * nothing sent are dropped.  Each case posts a's WQE and carries the
+ * frames; a's CQE for it must then have the syndrome. */
+typedef struct RdAtomicBad {
+    const char *name;
+    uint8_t opcode;             /* a's WQE */
+    uint8_t syndrome;           /* its CQE (0: none, it completes) */
+    void (*run)(RcEnv *e);
+} RdAtomicBad;
 
-        post_send(e, 0x10, 64, B_BUF);
-        feed_one(e);                                 /* the response is sent ... */
-        const void *sent = g_bytes_get_data(g_ptr_array_index(e->h->frames, 1), &len);
-        f = g_memdup2(sent, len);
-        f[len - 4 - 64 - 4 - 12 + 11] ^= 0x10;       /* ... with another PSN */
-        g_assert_true(mlx5_roce_seal(f, len));
-        g_assert_true(mlx5_rx_frame(h_dp(e->h), f, len, false));
-        g_assert_null(h_cq_next(e->h, &e->scq));     /* not taken */
-        wire(e, false);
-        expect_req(e, 0x10, 0);
-    }
+/* A misaligned atomic: an invalid request NAK. */
+static void atomic_misaligned(RcEnv *e)
+{
+    post_atomic(e, MLX5_OPCODE_ATOMIC_FA, B_BUF + 4, 1, 0);
+    wire(e, false);
+    wire(e, false);
+}
+
+/* A READ without the remote read right: a remote access NAK. */
+static void read_without_right(RcEnv *e)
+{
+    post_send_rkey(e, MLX5_OPCODE_RDMA_READ, 64, B_BUF, e->key ^ 0x80);
+    wire(e, false);
+    wire(e, false);
+}
+
+/* An atomic whose result segment holds 4 bytes: a local length error,
+ * nothing sent. */
+static void atomic_of_4_bytes(RcEnv *e)
+{
+    uint8_t *w = h_sq_wqe(e->h, &e->a, MLX5_OPCODE_ATOMIC_FA, 4, MLX5_WQE_CTRL_CQ_UPDATE);
+    uint8_t *raddr = w + MLX5_DS_BYTES;
+
+    prm_put_be64(raddr + WQE_RADDR_VA, B_BUF);
+    prm_put_be32(raddr + WQE_RADDR_RKEY, e->key);
+    h_data_seg(w + 3 * MLX5_DS_BYTES, 4, e->key, A_BUF);
+    h_sq_ring(e->h, &e->a);
+    g_assert_cmpuint(e->h->frames->len, ==, 0);
+}
+
+/* A read response with a PSN nothing was asked at is not taken; the real
+ * one completes the READ. */
+static void read_response_other_psn(RcEnv *e)
+{
+    RcFrame f;
+
+    post_send(e, MLX5_OPCODE_RDMA_READ, 64, B_BUF);
+    feed_one(e);                                 /* the response is sent ... */
+    frame_take(e, 1, &f);
+    f.pkt.psn ^= 0x10;                           /* ... with another PSN */
+    frame_feed(e, &f);
+    g_assert_null(h_cq_next(e->h, &e->scq));     /* not taken */
+    wire(e, false);
+}
+
+static const RdAtomicBad rd_atomic_bad[] = {
+    { "atomic-misaligned", MLX5_OPCODE_ATOMIC_FA, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR,
+      atomic_misaligned },
+    { "read-without-right", MLX5_OPCODE_RDMA_READ, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR,
+      read_without_right },
+    { "atomic-of-4-bytes", MLX5_OPCODE_ATOMIC_FA, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+      atomic_of_4_bytes },
+    { "read-response-other-psn", MLX5_OPCODE_RDMA_READ, 0, read_response_other_psn },
+};
+
+static void test_rc_rd_atomic_bad_input(gconstpointer p)
+{
+    const RdAtomicBad *t = p;
+    g_autoptr(RcEnv) e = env_new(1);
+
+    t->run(e);
+    expect_req(e, t->opcode, t->syndrome);
 }
 
 /* --- two engines back to back, on an impaired link ---------------------- */
@@ -678,21 +686,26 @@ static void fill_random(Link *l, Harness *h, uint64_t gpa, uint32_t len)
 /* One random operation from side s to the other, checked: data, CQEs. */
 static void link_random_op(Link *l, int s)
 {
-    static const uint8_t ops[] = { 0x0a, 0x0b, 0x08, 0x09, 0x10, 0x12 };
+    static const uint8_t ops[] = {
+        MLX5_OPCODE_SEND, MLX5_OPCODE_SEND_IMM, MLX5_OPCODE_RDMA_WRITE,
+        MLX5_OPCODE_RDMA_WRITE_IMM, MLX5_OPCODE_RDMA_READ, MLX5_OPCODE_ATOMIC_FA,
+    };
     uint8_t op = ops[g_rand_int_range(l->rand, 0, G_N_ELEMENTS(ops))];
     int t = !s;
     uint32_t len = g_rand_int_range(l->rand, 0, 8) == 0 ? (uint32_t)g_rand_int_range(l->rand, 0, 600000)
                                                         : (uint32_t)g_rand_int_range(l->rand, 0, 9000);
     uint64_t faa = B_BUF + 0x100000 - 0x1000;       /* a word past the data */
-    bool recv = op == 0x0a || op == 0x0b || op == 0x09;
+    bool recv = op == MLX5_OPCODE_SEND || op == MLX5_OPCODE_SEND_IMM ||
+                op == MLX5_OPCODE_RDMA_WRITE_IMM;
+    bool write = op == MLX5_OPCODE_RDMA_WRITE || op == MLX5_OPCODE_RDMA_WRITE_IMM;
     const uint8_t *cqe;
     uint64_t before = 0;
 
-    if (op == 0x12) {
+    if (op == MLX5_OPCODE_ATOMIC_FA) {
         len = 8;
         before = prm_le64(h_gpa(l->h[t], faa));
         post_atomic_on(l->h[s], &l->qp[s], l->key[s], op, faa, 3, 0);
-    } else if (op == 0x10) {
+    } else if (op == MLX5_OPCODE_RDMA_READ) {
         fill_random(l, l->h[t], B_BUF, len);
         post_send_on(l->h[s], &l->qp[s], l->key[s], op, len, B_BUF, l->key[t]);
     } else {
@@ -700,20 +713,19 @@ static void link_random_op(Link *l, int s)
         if (recv) {
             post_recv_on(l->h[t], &l->qp[t], &l->rq_pc[t], l->key[t], 0, 600000);
         }
-        post_send_on(l->h[s], &l->qp[s], l->key[s], op, len, op == 0x08 || op == 0x09 ? B_BUF : 0,
-                     l->key[t]);
+        post_send_on(l->h[s], &l->qp[s], l->key[s], op, len, write ? B_BUF : 0, l->key[t]);
     }
     cqe = link_run_until_cqe(l, s);
     g_test_message("side %d opcode 0x%02x %u bytes: CQE 0x%x syndrome 0x%02x", s, op, len,
-                   cqe[0x3f] >> 4, cqe[0x37]);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x0);
-    g_assert_cmphex(prm_be32(cqe + 0x38), ==, (uint32_t)op << 24 | l->qp[s].num);
-    if (op == 0x12) {
+                   cqe[CQE_OP_OWN] >> 4, cqe[CQE_ERR_SYNDROME]);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
+    g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN), ==, (uint32_t)op << 24 | l->qp[s].num);
+    if (op == MLX5_OPCODE_ATOMIC_FA) {
         g_assert_cmpuint(prm_le64(h_gpa(l->h[s], A_BUF)), ==, before);
         g_assert_cmpuint(prm_le64(h_gpa(l->h[t], faa)), ==, before + 3);
         return;
     }
-    if (op == 0x10) {
+    if (op == MLX5_OPCODE_RDMA_READ) {
         g_assert_cmpmem(h_gpa(l->h[s], A_BUF), len, h_gpa(l->h[t], B_BUF), len);
         return;
     }
@@ -722,7 +734,7 @@ static void link_random_op(Link *l, int s)
     if (recv) {
         cqe = h_cq_next(l->h[t], &l->rcq[t]);
         g_assert_nonnull(cqe);
-        g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, len);
+        g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, len);
         g_assert_null(h_cq_next(l->h[t], &l->rcq[t]));   /* exactly once */
     }
 }
@@ -747,27 +759,41 @@ static void test_rc_engines_impaired(void)
 
 /* --- UD and GSI (hw-rdma/ud.c) -------------------------------------------- */
 
+/* The address vector of a UD send WQE, after its control segment (Linux
+ * qp.h struct mlx5_av; the offsets hw-rdma/ud.c reads it at). */
+enum {
+    AV_QKEY = 0x00, AV_DQP = 0x08, AV_UDP_SPORT = 0x0e, AV_RMAC = 0x14, AV_HOP_LIMIT = 0x1b,
+    AV_GRH_GID_FL = 0x1c, AV_RGID = 0x20, AV_BYTES = 48,
+    MLX5_EXTENDED_UD_AV = 0x80000000u,  /* in AV_DQP (Linux qp.h) */
+};
+/* A datagram lands behind a GRH-sized area (its IPv4 header in the last
+ * 20 bytes of it); the CQE's flags_rqpn says so (hw-rdma/ud.c).  A Q_Key
+ * with bit 31 set means the sending QP's own (IBA 10.2.5). */
+enum {
+    UD_GRH_BYTES = 40, UD_IPV4_HDR = UD_GRH_BYTES - 20,
+    CQE_GRH_IN_BUFFER = 1u << 28, CQE_L3_IPV4 = 2u << 24,
+    QKEY_CONTROLLED = 0x80000000u,
+};
+
 /* A UD send WQE on a: ctrl, address vector (GID index 0 -> IPv4 `dip`,
  * MAC `dmac`), `len` bytes from A_BUF. */
 static void post_ud_to(RcEnv *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len,
                        uint32_t dip, const uint8_t dmac[6])
 {
-    uint8_t *w = h_sq_wqe(e->h, &e->a, opcode, 5, 0x08);
-    uint8_t *av = w + 16, *d = w + 64;
+    unsigned ds = 1 + AV_BYTES / MLX5_DS_BYTES + 1;
+    uint8_t *w = h_sq_wqe(e->h, &e->a, opcode, ds, MLX5_WQE_CTRL_CQ_UPDATE);
+    uint8_t *av = w + MLX5_DS_BYTES;
 
-    prm_put_be32(w + 12, 0xabcd0123);
-    prm_put_be32(av + 0x00, qkey);
-    prm_put_be32(av + 0x08, 0x80000000u | dqpn);
-    prm_put_be16(av + 0x0e, 0xc0de);
-    memcpy(av + 0x14, dmac, 6);
-    av[0x1b] = 64;
-    prm_put_be32(av + 0x1c, 0u << 20 | 0x12345);    /* GID index 0; a flow label, as
-                                                       rdma_cm sets even for IPv4 */
-    av[0x20 + 10] = av[0x20 + 11] = 0xff;
-    prm_put_be32(av + 0x20 + 12, dip);
-    prm_put_be32(d, len);
-    prm_put_be32(d + 4, e->key);
-    prm_put_be64(d + 8, A_BUF);
+    prm_put_be32(w + WQE_CTRL_IMM, 0xabcd0123);
+    prm_put_be32(av + AV_QKEY, qkey);
+    prm_put_be32(av + AV_DQP, MLX5_EXTENDED_UD_AV | dqpn);
+    prm_put_be16(av + AV_UDP_SPORT, 0xc0de);
+    memcpy(av + AV_RMAC, dmac, 6);
+    av[AV_HOP_LIMIT] = 64;
+    prm_put_be32(av + AV_GRH_GID_FL, 0u << 20 | 0x12345);  /* GID index 0; a flow label, as
+                                                              rdma_cm sets even for IPv4 */
+    gid_set_v4(av + AV_RGID, dip);
+    h_data_seg(av + AV_BYTES, len, e->key, A_BUF);
     h_sq_ring(e->h, &e->a);
 }
 
@@ -788,19 +814,20 @@ static void test_ud_send_receive(void)
     const uint8_t *cqe, *buf = h_gpa(e->h, B_BUF);
 
     fill(e, 100);
-    post_recv(e, 0, 40 + 100);
-    post_ud(e, 0x0b, e->b.num, UD_QKEY, 100);
-    expect_req(e, 0x0b, 0);                          /* done once sent */
+    post_recv(e, 0, UD_GRH_BYTES + 100);
+    post_ud(e, MLX5_OPCODE_SEND_IMM, e->b.num, UD_QKEY, 100);
+    expect_req(e, MLX5_OPCODE_SEND_IMM, 0);          /* done once sent */
     wire(e, false);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x3);        /* RESP_SEND_IMM */
-    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 140);
-    g_assert_cmphex(prm_be32(cqe + 0x18), ==, 1u << 28 | 2u << 24 | e->a.num);
-    g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xabcd0123);
-    g_assert_cmphex(buf[20], ==, 0x45);             /* the IPv4 header */
-    g_assert_cmphex(prm_be32(buf + 20 + 16), ==, MY_GID_V4);    /* its destination */
-    g_assert_cmpmem(buf + 40, 100, h_gpa(e->h, A_BUF), 100);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND_IMM);
+    g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, UD_GRH_BYTES + 100);
+    g_assert_cmphex(prm_be32(cqe + CQE_FLAGS_RQPN), ==,
+                    CQE_GRH_IN_BUFFER | CQE_L3_IPV4 | e->a.num);
+    g_assert_cmphex(prm_be32(cqe + CQE_IMMEDIATE), ==, 0xabcd0123);
+    g_assert_cmphex(buf[UD_IPV4_HDR], ==, 0x45);    /* the IPv4 header */
+    g_assert_cmphex(prm_be32(buf + UD_IPV4_HDR + 16), ==, MY_GID_V4);  /* its destination */
+    g_assert_cmpmem(buf + UD_GRH_BYTES, 100, h_gpa(e->h, A_BUF), 100);
 }
 
 /* IBA 10.2.5: a Q_Key with bit 31 set means the sending QP's own; a Q_Key
@@ -809,30 +836,33 @@ static void test_ud_send_receive(void)
 static void test_ud_qkey_and_drops(void)
 {
     g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
+    const uint8_t *sent;
+    RcFrame first;
 
     fill(e, 64);
-    post_recv(e, 0, 40 + 64);
-    post_ud(e, 0x0a, e->b.num, 0x22222222, 64);      /* wrong Q_Key */
-    post_ud(e, 0x0a, e->b.num, 0x80000000u, 64);     /* controlled: a's own = b's */
+    post_recv(e, 0, UD_GRH_BYTES + 64);
+    post_ud(e, MLX5_OPCODE_SEND, e->b.num, 0x22222222, 64); /* wrong Q_Key */
+    post_ud(e, MLX5_OPCODE_SEND, e->b.num, QKEY_CONTROLLED, 64);  /* a's own = b's */
     wire(e, false);
     g_assert_nonnull(h_cq_next(e->h, &e->rcq));
     g_assert_null(h_cq_next(e->h, &e->rcq));
     g_assert_cmpuint(e->h->fw->counters.rx_roce_discards, ==, 1);
-    post_ud(e, 0x0a, e->b.num, UD_QKEY, 64);         /* no receive WQE */
+    post_ud(e, MLX5_OPCODE_SEND, e->b.num, UD_QKEY, 64); /* no receive WQE */
     wire(e, false);
     g_assert_null(h_cq_next(e->h, &e->rcq));
-    post_recv(e, 4096, 40 + 16);
-    post_ud(e, 0x0a, e->b.num, UD_QKEY, 64);         /* longer than the WQE */
+    post_recv(e, 4096, UD_GRH_BYTES + 16);
+    post_ud(e, MLX5_OPCODE_SEND, e->b.num, UD_QKEY, 64); /* longer than the WQE */
     wire(e, false);
     g_assert_null(h_cq_next(e->h, &e->rcq));
     for (int i = 0; i < 4; i++) {
-        expect_req(e, 0x0a, 0);                      /* each one sent */
+        expect_req(e, MLX5_OPCODE_SEND, 0);          /* each one sent */
     }
     /* The first datagram again, cut inside its DETH (Eth, IPv4, UDP, BTH
      * and 4 of DETH's 8 bytes): dropped and counted, nothing delivered. */
-    post_recv(e, 8192, 40 + 64);
-    g_assert_true(mlx5_rx_frame(h_dp(e->h), g_bytes_get_data(g_ptr_array_index(e->h->frames, 0),
-                                                            NULL), 14 + 20 + 8 + 12 + 4, false));
+    post_recv(e, 8192, UD_GRH_BYTES + 64);
+    frame_take(e, 0, &first);
+    sent = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), NULL);
+    g_assert_true(mlx5_rx_frame(h_dp(e->h), sent, mlx5_roce_hdr_len(&first.pkt) - 4, false));
     g_assert_null(h_cq_next(e->h, &e->rcq));
     g_assert_cmpuint(e->h->fw->counters.rx_roce_discards, ==, 2);
 }
@@ -844,9 +874,9 @@ static void test_ud_longer_than_mtu(void)
     g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
 
     fill(e, 2000);
-    post_ud(e, 0x0a, e->b.num, UD_QKEY, 2000);
+    post_ud(e, MLX5_OPCODE_SEND, e->b.num, UD_QKEY, 2000);
     g_assert_cmpuint(e->h->frames->len, ==, 0);
-    expect_req(e, 0x0a, 0);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
 }
 
 /* The GSI QP (st QP1): its datagrams say source QP 1 and take QP1's Q_Key
@@ -860,7 +890,7 @@ static void test_ud_gsi(void)
     const uint8_t *f, *cqe;
 
     fill(e, 256);
-    post_ud(e, 0x0a, 1, 0x80000000u, 256);           /* a MAD to QP 1: itself */
+    post_ud(e, MLX5_OPCODE_SEND, 1, QKEY_CONTROLLED, 256);    /* a MAD to QP 1: itself */
     f = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
     g_assert_cmpint(mlx5_roce_parse(f, len, &p), ==, MLX5_ROCE_OK);
     g_assert_cmpuint(p.deth.src_qpn, ==, 1);
@@ -869,14 +899,14 @@ static void test_ud_gsi(void)
     /* the GSI QP's receive queue is a's */
     {
         uint32_t pc = 0;
-        post_recv_on(e->h, &e->a, &pc, e->key, 0, 40 + 256);
+        post_recv_on(e->h, &e->a, &pc, e->key, 0, UD_GRH_BYTES + 256);
     }
     wire(e, false);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmpuint(prm_be32(cqe + 0x38) & 0xffffff, ==, e->a.num);
-    g_assert_cmphex(prm_be32(cqe + 0x18) & 0xffffff, ==, 1);
-    g_assert_cmphex(prm_be32(cqe + 0x24), ==, 0xffff);
+    g_assert_cmpuint(prm_be32(cqe + CQE_SOP_DROP_QPN) & 0xffffff, ==, e->a.num);
+    g_assert_cmphex(prm_be32(cqe + CQE_FLAGS_RQPN) & 0xffffff, ==, 1);
+    g_assert_cmphex(prm_be32(cqe + CQE_IMMEDIATE), ==, 0xffff);
 }
 
 /* MADs the GSI QP carries are traced, not trusted: CM-class MADs shorter
@@ -897,13 +927,13 @@ static void test_ud_gsi_short_mads(void)
     for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
         const uint8_t *cqe;
 
-        post_recv_on(e->h, &e->a, &pc, e->key, 0, 40 + 64);
-        post_ud(e, 0x0a, 1, 0x80000000u, sizes[i]);
+        post_recv_on(e->h, &e->a, &pc, e->key, 0, UD_GRH_BYTES + 64);
+        post_ud(e, MLX5_OPCODE_SEND, 1, QKEY_CONTROLLED, sizes[i]);
         wire(e, false);
         cqe = h_cq_next(e->h, &e->rcq);
         g_assert_nonnull(cqe);
-        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x2);
-        g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 40 + sizes[i]);
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
+        g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, UD_GRH_BYTES + sizes[i]);
     }
     g_unsetenv("MLX5EMU_TRACE");
 }
@@ -936,20 +966,20 @@ static void test_rc_q_counters(void)
     connect_qp(e, e->a.num, e->b.num, 10);
     connect_qp(e, e->b.num, e->a.num, 10);
     fill(e, 3000);
-    post_send(e, 0x08, 2500, B_BUF);                 /* WRITE: three packets */
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 2500, B_BUF); /* WRITE: three packets */
     wire(e, false);
-    post_send(e, 0x10, 100, B_BUF);                  /* READ */
+    post_send(e, MLX5_OPCODE_RDMA_READ, 100, B_BUF);
     wire(e, false);
-    post_atomic(e, 0x12, B_BUF, 1, 0);               /* FAA */
+    post_atomic(e, MLX5_OPCODE_ATOMIC_FA, B_BUF, 1, 0); /* FAA */
     wire(e, false);
     post_recv(e, 0, 4096);
     post_recv(e, 4096, 4096);
-    post_send(e, 0x0a, 64, 0);
+    post_send(e, MLX5_OPCODE_SEND, 64, 0);
     f = g_bytes_get_data(g_ptr_array_index(e->h->frames, e->fed), &len);
     wire(e, false);
     g_assert_true(mlx5_rx_frame(h_dp(e->h), f, len, false));   /* a duplicate */
     wire(e, false);
-    post_send(e, 0x0a, 2000, 0);                     /* its first packet lost */
+    post_send(e, MLX5_OPCODE_SEND, 2000, 0);         /* its first packet lost */
     wire(e, true);
     wire(e, false);
     g_assert_cmpuint(Q_COUNTER(e, set, rx_write_requests), ==, 1);
@@ -960,7 +990,7 @@ static void test_rc_q_counters(void)
     g_assert_cmpuint(Q_COUNTER(e, set, packet_seq_err), ==, 1);
     g_assert_cmpuint(Q_COUNTER(e, set, req_cqe_error), ==, 0);
     post_recv(e, 0, 4096);
-    post_send_rkey(e, 0x08, 100, B_BUF, e->key ^ 0x80);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 100, B_BUF, e->key ^ 0x80);
     wire(e, false);
     wire(e, false);
     g_assert_cmpuint(Q_COUNTER(e, set, resp_remote_access_errors), ==, 1);
@@ -982,8 +1012,7 @@ static unsigned mcg_cmd(RcEnv *e, uint16_t op, uint32_t qpn, uint32_t ip)
     uint8_t *gid = IN_PTR(c, attach_to_mcg_in, multicast_gid);
 
     IN_SET(c, attach_to_mcg_in, qpn, qpn);
-    gid[10] = gid[11] = 0xff;
-    prm_put_be32(gid + 12, ip);
+    gid_set_v4(gid, ip);
     return h_exec(e->h, c);
 }
 
@@ -1007,43 +1036,45 @@ static void test_ud_multicast(void)
     g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->b.num, group), ==, MLX5_CMD_STAT_OK);
     g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->a.num, group), ==, MLX5_CMD_STAT_OK);
     fill(e, 64);
-    post_recv(e, 0, 40 + 64);
-    post_recv(e, 256, 40 + 64);
-    post_recv_on(e->h, &e->a, &a_pc, e->key, 512, 40 + 64);
-    post_ud_to(e, 0x0a, 0xffffff, UD_QKEY, 64, group, mc_mac);
+    post_recv(e, 0, UD_GRH_BYTES + 64);
+    post_recv(e, 256, UD_GRH_BYTES + 64);
+    post_recv_on(e->h, &e->a, &a_pc, e->key, 512, UD_GRH_BYTES + 64);
+    post_ud_to(e, MLX5_OPCODE_SEND, 0xffffff, UD_QKEY, 64, group, mc_mac);
     wire(e, false);
     for (int i = 0; i < 2; i++) {                    /* a and b, once each */
         cqe = h_cq_next(e->h, &e->rcq);
         g_assert_nonnull(cqe);
-        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x2);
-        g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 40 + 64);
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
+        g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, UD_GRH_BYTES + 64);
     }
     g_assert_null(h_cq_next(e->h, &e->rcq));
-    g_assert_cmpmem(h_gpa(e->h, B_BUF + 40), 64, h_gpa(e->h, A_BUF), 64);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + UD_GRH_BYTES), 64, h_gpa(e->h, A_BUF), 64);
     g_assert_cmphex(mcg_cmd(e, OP_DETACH_FROM_MCG, e->b.num, group), ==, MLX5_CMD_STAT_OK);
     g_assert_cmphex(mcg_cmd(e, OP_DETACH_FROM_MCG, e->a.num, group), ==, MLX5_CMD_STAT_OK);
-    post_ud_to(e, 0x0a, 0xffffff, UD_QKEY, 64, group, mc_mac);
-    post_ud(e, 0x0a, 0xffffff, UD_QKEY, 64);         /* QP 0xFFFFFF, unicast GID */
+    post_ud_to(e, MLX5_OPCODE_SEND, 0xffffff, UD_QKEY, 64, group, mc_mac);
+    post_ud(e, MLX5_OPCODE_SEND, 0xffffff, UD_QKEY, 64); /* QP 0xFFFFFF, unicast GID */
     wire(e, false);
     g_assert_null(h_cq_next(e->h, &e->rcq));
 }
 
 /* --- shared receive queues (hw-rdma/rq.c) ---------------------------------- */
 
+/* An SRQ WQE starts with its next segment (Linux qp.h struct
+ * mlx5_wqe_srq_next_seg; hw-rdma/rq.c), then the data segments. */
+enum { SRQ_NEXT_WQE_INDEX = 2, SRQ_NEXT_SEG_BYTES = 16 };
+
 /* SRQ WQE i of `srq`: next segment naming `next`, one data segment of
  * `len` bytes at B_BUF + off, then the end of the list. */
 static void srq_wqe(RcEnv *e, const HRing *srq, uint16_t i, uint16_t next, uint32_t off,
                     uint32_t len)
 {
-    uint64_t w = srq->gpa + (uint64_t)i * srq->stride;
+    uint8_t *w = h_gpa(e->h, srq->gpa + (uint64_t)i * srq->stride);
+    uint8_t *data = w + SRQ_NEXT_SEG_BYTES;
 
-    memset(h_gpa(e->h, w), 0, srq->stride);
-    prm_put_be16(h_gpa(e->h, w + 2), next);
-    h_put32(e->h, w + 16, len);
-    h_put32(e->h, w + 20, e->key);
-    h_put32(e->h, w + 24, 0);
-    h_put32(e->h, w + 28, (uint32_t)(B_BUF + off));
-    h_put32(e->h, w + 32 + 4, 0x100);
+    memset(w, 0, srq->stride);
+    prm_put_be16(w + SRQ_NEXT_WQE_INDEX, next);
+    h_data_seg(data, len, e->key, B_BUF + off);
+    prm_put_be32(data + MLX5_DS_BYTES + WQE_DATA_LKEY, MLX5_INVALID_LKEY);
 }
 
 /* A QP of service `st` on the CQs whose receives come from SRQ `srqn`
@@ -1084,7 +1115,7 @@ static const uint8_t *async_event(RcEnv *e, uint8_t type)
     const uint8_t *eqe;
 
     while ((eqe = h_eq_next(e->h, &e->h->async_eq))) {
-        if (eqe[0x01] == type) {
+        if (eqe[EQE_TYPE] == type) {
             return eqe;
         }
     }
@@ -1096,11 +1127,11 @@ static const uint8_t *expect_srq_recv(RcEnv *e, uint32_t qpn, uint16_t index, ui
     const uint8_t *cqe = h_cq_next(e->h, &e->rcq);
 
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x2);        /* RESP_SEND */
-    g_assert_cmpuint(prm_be32(cqe + 0x38) & 0xffffff, ==, qpn);
-    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, index);   /* the WQE's index */
-    g_assert_cmphex(prm_be32(cqe + 0x20), ==, 0x4321);   /* the QP's user index */
-    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, len);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
+    g_assert_cmpuint(prm_be32(cqe + CQE_SOP_DROP_QPN) & 0xffffff, ==, qpn);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, index); /* the WQE's index */
+    g_assert_cmphex(prm_be32(cqe + CQE_SRQN), ==, 0x4321); /* the QP's user index */
+    g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, len);
     return cqe;
 }
 
@@ -1139,8 +1170,8 @@ static void test_srq_shared(void)
     srq_wqe(e, &srq, 3, 4, 16384, 4096);
     h_put32(e->h, srq.dbr, 5);
     fill(e, 3000);
-    post_send_on(e->h, &e->a, e->key, 0x0a, 3000, 0, 0);    /* three packets */
-    post_send_on(e->h, &e->b, e->key, 0x0a, 100, 0, 0);     /* one */
+    post_send_on(e->h, &e->a, e->key, MLX5_OPCODE_SEND, 3000, 0, 0); /* three packets */
+    post_send_on(e->h, &e->b, e->key, MLX5_OPCODE_SEND, 100, 0, 0); /* one */
     g_assert_cmpuint(e->h->frames->len, ==, 4);
     feed_one(e);                                     /* a's FIRST: s1 takes WQE 0 */
     e->fed = 3;
@@ -1154,14 +1185,14 @@ static void test_srq_shared(void)
     expect_srq_recv(e, s1.num, 0, 3000);
     g_assert_cmpmem(h_gpa(e->h, B_BUF), 3000, h_gpa(e->h, A_BUF), 3000);
     g_assert_cmpmem(h_gpa(e->h, B_BUF + 4096), 100, h_gpa(e->h, A_BUF), 100);
-    post_send_on(e->h, &e->b, e->key, 0x0a, 64, 0, 0);
+    post_send_on(e->h, &e->b, e->key, MLX5_OPCODE_SEND, 64, 0, 0);
     wire(e, false);
     wire(e, false);
     expect_srq_recv(e, s2.num, 5, 64);               /* the link, not ring order */
     g_assert_null(async_event(e, MLX5_EVENT_SRQ_RQ_LIMIT));   /* 2 left, limit 2 */
     /* s1's next message stops after its FIRST packet: ERR flushes that
      * WQE (index 2) and reports the last WQE; WQE 3 stays for s2 */
-    post_send_on(e->h, &e->a, e->key, 0x0a, 2000, 0, 0);
+    post_send_on(e->h, &e->a, e->key, MLX5_OPCODE_SEND, 2000, 0, 0);
     sent = e->h->frames->len;
     feed_one(e);
     e->fed = sent;
@@ -1169,20 +1200,20 @@ static void test_srq_shared(void)
     {
         const uint8_t *cqe = h_cq_next(e->h, &e->rcq);
         g_assert_nonnull(cqe);
-        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xe);    /* RESP_ERR */
-        g_assert_cmphex(cqe[0x37], ==, 0x05);        /* WR_FLUSH_ERR */
-        g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, 2);
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_ERR);
+        g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+        g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 2);
     }
     g_assert_null(h_cq_next(e->h, &e->rcq));
     eqe = async_event(e, MLX5_EVENT_SRQ_RQ_LIMIT);   /* taking 2 left 1 < 2 */
     g_assert_nonnull(eqe);
-    g_assert_cmpuint(prm_be32(eqe + 0x38), ==, rmpn);
-    g_assert_cmpuint(eqe[0x34], ==, 1);              /* an RMP: queue kind RQ */
+    g_assert_cmpuint(prm_be32(eqe + EQE_QP_SRQ_NUMBER), ==, rmpn);
+    g_assert_cmpuint(eqe[EQE_QP_SRQ_TYPE], ==, MLX5_EVENT_QUEUE_RQ);    /* an RMP */
     eqe = async_event(e, MLX5_EVENT_SRQ_LAST_WQE);
     g_assert_nonnull(eqe);
-    g_assert_cmpuint(prm_be32(eqe + 0x38), ==, s1.num);
-    g_assert_cmpuint(eqe[0x34], ==, 0);
-    post_send_on(e->h, &e->b, e->key, 0x0a, 32, 0, 0);
+    g_assert_cmpuint(prm_be32(eqe + EQE_QP_SRQ_NUMBER), ==, s1.num);
+    g_assert_cmpuint(eqe[EQE_QP_SRQ_TYPE], ==, MLX5_EVENT_QUEUE_QP);
+    post_send_on(e->h, &e->b, e->key, MLX5_OPCODE_SEND, 32, 0, 0);
     wire(e, false);
     expect_srq_recv(e, s2.num, 3, 32);               /* the SRQ kept it */
     g_assert_null(async_event(e, MLX5_EVENT_SRQ_RQ_LIMIT));   /* fired once */
@@ -1204,25 +1235,26 @@ static void test_srq_bad_wqes(void)
     connect_qp(e, s1.num, e->a.num, 1);
     srq_wqe(e, &srq, 0, 0x7ff1, 0, 4096);            /* next: 0x7ff1 & 3 = 1 */
     srq_wqe(e, &srq, 1, 2, 4096, 4096);
-    h_put32(e->h, srq.gpa + 1 * srq.stride + 20, e->key ^ 0x80);   /* bad lkey */
+    h_put32(e->h, srq.gpa + 1 * srq.stride + SRQ_NEXT_SEG_BYTES + WQE_DATA_LKEY,
+            e->key ^ 0x80);                          /* bad lkey */
     h_put32(e->h, srq.dbr, 2);
     fill(e, 64);
-    post_send(e, 0x0a, 64, 0);
+    post_send(e, MLX5_OPCODE_SEND, 64, 0);
     wire(e, false);
     wire(e, false);
     expect_srq_recv(e, s1.num, 0, 64);
     g_assert_cmpuint(e->h->guest_errors->len, ==, 1);
     g_ptr_array_set_size(e->h->guest_errors, 0);
-    post_send(e, 0x0a, 64, 0);
+    post_send(e, MLX5_OPCODE_SEND, 64, 0);
     wire(e, false);
     wire(e, false);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xe);        /* RESP_ERR */
-    g_assert_cmphex(cqe[0x37], ==, 0x04);            /* LOCAL_PROT_ERR */
-    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, 1);
-    expect_req(e, 0x0a, 0);
-    expect_req(e, 0x0a, 0x13);                       /* REMOTE_ACCESS_ERR */
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_ERR);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 1);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
+    expect_req(e, MLX5_OPCODE_SEND, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 }
 
 /* --- XRC (IBA Annex A14) ---------------------------------------------------- */
@@ -1257,12 +1289,10 @@ static HRing xrc_qp(RcEnv *e, bool target, uint32_t xrcd, uint32_t placeholder_s
 /* An XRC SEND: ctrl, the XRC segment naming the remote XRC SRQ, data. */
 static void post_xrc_send(RcEnv *e, HRing *ini, uint32_t xrc_srqn, uint32_t len)
 {
-    uint8_t *w = h_sq_wqe(e->h, ini, 0x0a, 3, 0x08);
+    uint8_t *w = h_sq_wqe(e->h, ini, MLX5_OPCODE_SEND, 3, MLX5_WQE_CTRL_CQ_UPDATE);
 
-    prm_put_be32(w + 16, xrc_srqn);
-    prm_put_be32(w + 32, len);
-    prm_put_be32(w + 36, e->key);
-    prm_put_be64(w + 40, A_BUF);
+    prm_put_be32(w + MLX5_DS_BYTES, xrc_srqn);      /* mlx5_wqe_xrc_seg: xrc_srqn */
+    h_data_seg(w + 2 * MLX5_DS_BYTES, len, e->key, A_BUF);
     h_sq_ring(e->h, ini);
 }
 
@@ -1304,22 +1334,23 @@ static void test_xrc(void)
     wire(e, false);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x2);
-    g_assert_cmpuint(prm_be32(cqe + 0x38) & 0xffffff, ==, tgt.num);
-    g_assert_cmphex(prm_be32(cqe + 0x20), ==, 0x5678);   /* the XRC SRQ's user index */
-    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, 0);
-    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 2500);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
+    g_assert_cmpuint(prm_be32(cqe + CQE_SOP_DROP_QPN) & 0xffffff, ==, tgt.num);
+    g_assert_cmphex(prm_be32(cqe + CQE_SRQN), ==, 0x5678); /* the XRC SRQ's user index */
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 0);
+    g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, 2500);
     g_assert_cmpmem(h_gpa(e->h, B_BUF), 2500, h_gpa(e->h, A_BUF), 2500);
     cqe = h_cq_next(e->h, &e->scq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x0);
-    g_assert_cmphex(prm_be32(cqe + 0x38), ==, 0x0a000000u | ini.num);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
+    g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN), ==,
+                    (uint32_t)MLX5_OPCODE_SEND << 24 | ini.num);
     post_xrc_send(e, &ini, rmpn, 16);                /* an RMP is no XRC SRQ */
     wire(e, false);
     wire(e, false);
     cqe = h_cq_next(e->h, &e->scq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x37], ==, 0x13);            /* REMOTE_ACCESS_ERR */
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
     g_assert_cmpuint(h_query_qp_state(e->h, tgt.num), ==, MLX5_QP_STATE_ERR);
     g_assert_null(h_cq_next(e->h, &e->rcq));         /* WQE 1 stays in the SRQ */
 }
@@ -1344,20 +1375,20 @@ static void test_rc_async_events(void)
         h_ok_free(e->h, c);
     }
     fill(e, 64);
-    post_send(e, 0x08, 64, B_BUF);
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF);
     wire(e, false);
     eqe = async_event(e, MLX5_EVENT_COMM_EST);
     g_assert_nonnull(eqe);
-    g_assert_cmpuint(prm_be32(eqe + 0x38), ==, e->b.num);
-    g_assert_cmpuint(eqe[0x34], ==, 0);
-    post_send(e, 0x08, 64, B_BUF);                   /* once only */
+    g_assert_cmpuint(prm_be32(eqe + EQE_QP_SRQ_NUMBER), ==, e->b.num);
+    g_assert_cmpuint(eqe[EQE_QP_SRQ_TYPE], ==, MLX5_EVENT_QUEUE_QP);
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF); /* once only */
     wire(e, false);
     g_assert_null(async_event(e, MLX5_EVENT_COMM_EST));
-    post_send_rkey(e, 0x08, 64, B_BUF, e->key ^ 0x80);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF, e->key ^ 0x80);
     wire(e, false);
     eqe = async_event(e, MLX5_EVENT_WQ_ACCESS_ERROR);
     g_assert_nonnull(eqe);
-    g_assert_cmpuint(prm_be32(eqe + 0x38), ==, e->b.num);
+    g_assert_cmpuint(prm_be32(eqe + EQE_QP_SRQ_NUMBER), ==, e->b.num);
     g_assert_cmpuint(h_query_qp_state(e->h, e->b.num), ==, MLX5_QP_STATE_ERR);
 }
 
@@ -1385,7 +1416,11 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/flush-posted-in-err", test_rc_flush_posted_in_err);
     g_test_add_func("/rc/window", test_rc_window);
     g_test_add_func("/rc/engines-impaired", test_rc_engines_impaired);
-    g_test_add_func("/rc/rd-atomic-bad-input", test_rc_rd_atomic_bad_input);
+    for (size_t i = 0; i < G_N_ELEMENTS(rd_atomic_bad); i++) {
+        g_autofree char *path = g_strdup_printf("/rc/rd-atomic-bad-input/%s",
+                                                rd_atomic_bad[i].name);
+        g_test_add_data_func(path, &rd_atomic_bad[i], test_rc_rd_atomic_bad_input);
+    }
     g_test_add_func("/rc/read-bad-lengths", test_rc_read_bad_lengths);
     g_test_add_func("/ud/send-receive", test_ud_send_receive);
     g_test_add_func("/ud/qkey-and-drops", test_ud_qkey_and_drops);

@@ -46,32 +46,32 @@ static size_t udp_frame(uint8_t *f, size_t len, bool vlan)
     static const uint8_t hdr[] = {
         0x02, 0, 0, 0, 0, 0x01,  0x02, 0, 0, 0, 0, 0x02,
     };
-    size_t l2 = vlan ? 18 : 14, iplen = len - l2;
-    uint8_t *ip = f + l2;
+    size_t l2 = ETH_HLEN + (vlan ? VLAN_HLEN : 0), iplen = len - l2;
+    uint8_t *ip = f + l2, *udp = ip + IPV4_HLEN;
     uint32_t sum = 0;
 
     memset(f, 0, len);
     memcpy(f, hdr, sizeof(hdr));
     if (vlan) {
-        prm_put_be16(f + 12, 0x8100);
-        prm_put_be16(f + 14, 0x2000 | 10);      /* prio 1, vid 10 */
+        prm_put_be16(f + ETH_TYPE, ETH_P_8021Q);
+        prm_put_be16(f + VLAN_TCI, 0x2000 | 10);    /* prio 1, vid 10 */
     }
-    prm_put_be16(f + l2 - 2, 0x0800);
+    prm_put_be16(f + l2 - 2, ETH_P_IP);
     ip[0] = 0x45;
-    prm_put_be16(ip + 2, (uint16_t)iplen);
-    ip[8] = 64;
-    ip[9] = 17;
-    memcpy(ip + 12, (uint8_t[]){ 10, 0, 0, 1, 10, 0, 0, 2 }, 8);
-    for (int i = 0; i < 20; i += 2) {
+    prm_put_be16(ip + IPV4_TOT_LEN, (uint16_t)iplen);
+    ip[IPV4_TTL] = 64;
+    ip[IPV4_PROTOCOL] = IP_PROTO_UDP;
+    memcpy(ip + IPV4_SADDR, (uint8_t[]){ 10, 0, 0, 1, 10, 0, 0, 2 }, 8);     /* and DADDR */
+    for (int i = 0; i < IPV4_HLEN; i += 2) {
         sum += (uint32_t)ip[i] << 8 | ip[i + 1];
     }
     while (sum >> 16) {
         sum = (sum & 0xffff) + (sum >> 16);
     }
-    prm_put_be16(ip + 10, (uint16_t)~sum);
-    prm_put_be16(ip + 20, 1234);
-    prm_put_be16(ip + 22, 5678);
-    prm_put_be16(ip + 24, (uint16_t)(iplen - 20));   /* UDP checksum 0: none */
+    prm_put_be16(ip + IPV4_CHECK, (uint16_t)~sum);
+    prm_put_be16(udp + UDP_SPORT, 1234);
+    prm_put_be16(udp + UDP_DPORT, 5678);
+    prm_put_be16(udp + UDP_LEN, (uint16_t)(iplen - IPV4_HLEN));     /* UDP checksum 0: none */
     return len;
 }
 
@@ -84,16 +84,16 @@ static void test_parse_vlan_udp(void)
     mlx5_steer_parse(f, udp_frame(f, sizeof(f), true), p, &pi);
     g_assert_cmphex(PRM_GET(fte_match_set_lyr_2_4, dmac_47_16, o), ==, 0x02000000);
     g_assert_cmphex(PRM_GET(fte_match_set_lyr_2_4, dmac_15_0, o), ==, 0x0001);
-    g_assert_cmphex(PRM_GET(fte_match_set_lyr_2_4, ethertype, o), ==, 0x0800);
+    g_assert_cmphex(PRM_GET(fte_match_set_lyr_2_4, ethertype, o), ==, ETH_P_IP);
     g_assert_cmpuint(PRM_GET(fte_match_set_lyr_2_4, cvlan_tag, o), ==, 1);
     g_assert_cmpuint(PRM_GET(fte_match_set_lyr_2_4, first_vid, o), ==, 10);
     g_assert_cmpuint(PRM_GET(fte_match_set_lyr_2_4, first_prio, o), ==, 1);
     g_assert_cmpuint(PRM_GET(fte_match_set_lyr_2_4, ip_version, o), ==, 4);
-    g_assert_cmpuint(PRM_GET(fte_match_set_lyr_2_4, ip_protocol, o), ==, 17);
+    g_assert_cmpuint(PRM_GET(fte_match_set_lyr_2_4, ip_protocol, o), ==, IP_PROTO_UDP);
     g_assert_cmpuint(PRM_GET(fte_match_set_lyr_2_4, udp_sport, o), ==, 1234);
     g_assert_cmpuint(PRM_GET(fte_match_set_lyr_2_4, udp_dport, o), ==, 5678);
-    g_assert_cmpuint(pi.l3_off, ==, 18);
-    g_assert_cmpuint(pi.l4_off, ==, 38);
+    g_assert_cmpuint(pi.l3_off, ==, ETH_HLEN + VLAN_HLEN);
+    g_assert_cmpuint(pi.l4_off, ==, ETH_HLEN + VLAN_HLEN + IPV4_HLEN);
 }
 
 /* Truncated frames never read past their length. */
@@ -107,19 +107,29 @@ static void test_parse_truncated(void)
         g_autofree uint8_t *copy = g_memdup2(f, len ? len : 1);
         mlx5_steer_parse(copy, len, p, &pi);
         g_assert_true(pi.l4_off == 0 || pi.l4_off + 4u <= len);
-        g_assert_true(pi.l3_off == 0 || pi.l3_off + 20u <= len);
+        g_assert_true(pi.l3_off == 0 || pi.l3_off + (size_t)IPV4_HLEN <= len);
     }
 }
 
 /* --- steering and delivery ------------------------------------------- */
 
+/* The CQE's header types and checksum flags (Linux device.h
+ * mlx5_cqe64.l4_l3_hdr_type and hds_ip_ext; the names hw-rdma/rx.c gives
+ * them). */
+enum {
+    CQE_HDS_IP_EXT = CQE_L4_L3_HDR_TYPE - 1,
+    CQE_HDS_L3_OK = 1 << 1, CQE_HDS_L4_OK = 1 << 2,
+    CQE_L3_HDR_IPV4 = 2, CQE_L4_HDR_UDP = 2,                /* bits 3:2, 6:4 */
+    CQE_CVLAN_PRESENT = 1,
+};
+
 #define BUF_GPA 0x800000ull
-typedef struct Env {
+typedef struct RxEnv {
     Harness *h;
     HRing cq, rq;
     uint32_t tir, ft, fg, mkey;
     uint16_t rq_pc;
-} Env;
+} RxEnv;
 
 static void set_root(Harness *h, uint32_t ft)
 {
@@ -128,9 +138,9 @@ static void set_root(Harness *h, uint32_t ft)
     h_ok_free(h, c);
 }
 
-static Env *env_new(void)
+static RxEnv *env_new(void)
 {
-    Env *e = g_new0(Env, 1);
+    RxEnv *e = g_new0(RxEnv, 1);
 
     e->h = h_new_device();
     h_bringup(e->h);
@@ -145,35 +155,32 @@ static Env *env_new(void)
     return e;
 }
 
-static void env_free(Env *e)
+static void env_free(RxEnv *e)
 {
     h_free(e->h);
     g_free(e);
 }
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(Env, env_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RxEnv, env_free)
 
-static void fte(Env *e, uint32_t ft, uint32_t fg, uint32_t index, uint16_t action,
+static void fte(RxEnv *e, uint32_t ft, uint32_t fg, uint32_t index, uint16_t action,
                 uint8_t dtype, uint32_t did)
 {
     h_ok_free(e->h, h_fte_cmd(0, ft, fg, index, action, dtype, did, action == FT_ACTION_FWD));
 }
 
 /* Post one receive WQE (one data segment of `bytes`) and ring the record. */
-static void post_rx(Env *e, uint32_t bytes, uint32_t lkey)
+static void post_rx(RxEnv *e, uint32_t bytes, uint32_t lkey)
 {
     uint64_t wqe = e->rq.gpa + (uint64_t)(e->rq_pc % (1u << e->rq.log_size)) * e->rq.stride;
 
-    h_put32(e->h, wqe, bytes);
-    h_put32(e->h, wqe + 4, lkey);
-    h_put32(e->h, wqe + 8, 0);
-    h_put32(e->h, wqe + 12, (uint32_t)(BUF_GPA + e->rq_pc * 0x1000));
+    h_data_seg(h_gpa(e->h, wqe), bytes, lkey, BUF_GPA + e->rq_pc * 0x1000);
     e->rq_pc++;
     h_put32(e->h, e->rq.dbr, e->rq_pc);
 }
 
 static void test_steer_no_root(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(RxEnv) e = env_new();
     uint8_t p[MLX5_MATCH_PARAM_BYTES] = { 0 };
     uint32_t tirn, tag;
 
@@ -182,7 +189,7 @@ static void test_steer_no_root(void)
 
 static void test_steer_chain_miss_and_drop(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(RxEnv) e = env_new();
     uint32_t ft2 = h_create_flow_table(e->h, 4, 1), fg2 = h_create_flow_group(e->h, ft2, 0, 3);
     uint8_t p[MLX5_MATCH_PARAM_BYTES] = { 0 };
     uint32_t tirn = 0, tag = 0;
@@ -212,7 +219,7 @@ static void test_steer_chain_miss_and_drop(void)
 /* A table forwarding to itself: the walk stops, it does not spin. */
 static void test_steer_loop_bounded(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(RxEnv) e = env_new();
     uint8_t p[MLX5_MATCH_PARAM_BYTES] = { 0 };
     uint32_t tirn, tag;
 
@@ -224,7 +231,7 @@ static void test_steer_loop_bounded(void)
 /* Masked match: a group on dmac only sends other MACs to the miss path. */
 static void test_steer_masked_match(void)
 {
-    g_autoptr(Env) e = env_new();
+    g_autoptr(RxEnv) e = env_new();
     uint32_t ft = h_create_flow_table(e->h, 4, 2);
     HCmd *c = hcmd_new(OP_CREATE_FLOW_GROUP, 0);
     uint8_t *crit = IN_PTR(c, create_flow_group_in, match_criteria);
@@ -253,9 +260,9 @@ static void test_steer_masked_match(void)
     g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_MISS);
 }
 
-static Env *env_steered(void)
+static RxEnv *env_steered(void)
 {
-    Env *e = env_new();
+    RxEnv *e = env_new();
     set_root(e->h, e->ft);
     fte(e, e->ft, e->fg, 0, FT_ACTION_FWD, FT_DEST_TIR, e->tir);
     return e;
@@ -263,7 +270,7 @@ static Env *env_steered(void)
 
 static void test_rx_delivers_with_cqe(void)
 {
-    g_autoptr(Env) e = env_steered();
+    g_autoptr(RxEnv) e = env_steered();
     uint8_t f[100];
     const uint8_t *cqe;
 
@@ -275,8 +282,9 @@ static void test_rx_delivers_with_cqe(void)
     g_assert_cmpuint(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
     g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, sizeof(f));
     g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 0);
-    g_assert_cmphex(cqe[CQE_L4_L3_HDR_TYPE], ==, 2 << 4 | 2 << 2);   /* UDP, IPv4 */
-    g_assert_cmphex(cqe[CQE_L4_L3_HDR_TYPE - 1] & 6, ==, 6);         /* L3_OK, L4_OK */
+    g_assert_cmphex(cqe[CQE_L4_L3_HDR_TYPE], ==, CQE_L4_HDR_UDP << 4 | CQE_L3_HDR_IPV4 << 2);
+    g_assert_cmphex(cqe[CQE_HDS_IP_EXT] & (CQE_HDS_L3_OK | CQE_HDS_L4_OK), ==,
+                    CQE_HDS_L3_OK | CQE_HDS_L4_OK);
     g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN), ==, 0xabc);     /* flow tag */
     g_assert_cmpmem(h_gpa(e->h, BUF_GPA), sizeof(f), f, sizeof(f));
     g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 1);
@@ -284,7 +292,7 @@ static void test_rx_delivers_with_cqe(void)
 
 static void test_rx_strips_vlan(void)
 {
-    g_autoptr(Env) e = env_steered();
+    g_autoptr(RxEnv) e = env_steered();
     uint8_t f[100];
     const uint8_t *cqe;
 
@@ -294,15 +302,15 @@ static void test_rx_strips_vlan(void)
     cqe = h_cq_next(e->h, &e->cq);
     g_assert_nonnull(cqe);
     g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, sizeof(f) - 4);
-    g_assert_cmpuint(cqe[CQE_L4_L3_HDR_TYPE] & 1, ==, 1);
+    g_assert_cmpuint(cqe[CQE_L4_L3_HDR_TYPE] & CQE_CVLAN_PRESENT, ==, CQE_CVLAN_PRESENT);
     g_assert_cmphex(prm_be16(cqe + CQE_VLAN_INFO), ==, 0x2000 | 10);
-    g_assert_cmphex(prm_be16((uint8_t *)h_gpa(e->h, BUF_GPA) + 12), ==, 0x0800);
+    g_assert_cmphex(prm_be16((uint8_t *)h_gpa(e->h, BUF_GPA) + ETH_TYPE), ==, ETH_P_IP);
 }
 
 /* No receive WQE posted: dropped and counted, nothing written. */
 static void test_rx_out_of_buffer(void)
 {
-    g_autoptr(Env) e = env_steered();
+    g_autoptr(RxEnv) e = env_steered();
     uint8_t f[64];
 
     udp_frame(f, sizeof(f), false);
@@ -315,23 +323,16 @@ static void test_rx_out_of_buffer(void)
  * of byte_count (HW start padding, set by mlx5e) is not part of the size. */
 static void test_rx_spans_segments(void)
 {
-    g_autoptr(Env) e = env_steered();
-    uint64_t wqe = e->rq.gpa;
-    uint8_t f[300];
+    g_autoptr(RxEnv) e = env_steered();
+    uint8_t *wqe = h_gpa(e->h, e->rq.gpa), f[300];
     const uint8_t *buf0 = h_gpa(e->h, BUF_GPA), *buf1 = h_gpa(e->h, BUF_GPA + 0x2000);
 
     udp_frame(f, sizeof(f), false);
     for (size_t i = 42; i < sizeof(f); i++) {
         f[i] = (uint8_t)i;
     }
-    h_put32(e->h, wqe, 0x80000000u | 128);
-    h_put32(e->h, wqe + 4, e->mkey);
-    h_put32(e->h, wqe + 8, 0);
-    h_put32(e->h, wqe + 12, (uint32_t)BUF_GPA);
-    h_put32(e->h, wqe + 16, 0x80000000u | 4096);
-    h_put32(e->h, wqe + 20, e->mkey);
-    h_put32(e->h, wqe + 24, 0);
-    h_put32(e->h, wqe + 28, (uint32_t)(BUF_GPA + 0x2000));
+    h_data_seg(wqe, 0x80000000u | 128, e->mkey, BUF_GPA);
+    h_data_seg(wqe + MLX5_DS_BYTES, 0x80000000u | 4096, e->mkey, BUF_GPA + 0x2000);
     h_put32(e->h, e->rq.dbr, 1);
     g_assert_true(mlx5_rx_frame(h_dp(e->h), f, sizeof(f), false));
     g_assert_nonnull(h_cq_next(e->h, &e->cq));
@@ -344,7 +345,7 @@ static void test_rx_spans_segments(void)
  * TIR's self_lb_block has the unicast bit (mlx5e's "enable" encoding). */
 static void test_rx_loopback(void)
 {
-    g_autoptr(Env) e = env_steered();
+    g_autoptr(RxEnv) e = env_steered();
     Mlx5Tir *t = mlx5_table_get(&e->h->fw->tir, e->tir);
     uint8_t f[64];
 
@@ -367,7 +368,7 @@ static void test_rx_loopback(void)
 /* A lossless platform holds the frame until a WQE is posted. */
 static void test_rx_waits_for_wqe(void)
 {
-    g_autoptr(Env) e = env_steered();
+    g_autoptr(RxEnv) e = env_steered();
     uint8_t f[64];
 
     udp_frame(f, sizeof(f), false);
@@ -383,7 +384,7 @@ static void test_rx_waits_for_wqe(void)
 /* A WQE too small, or with a foreign key: a responder error CQE with the
  * PRM syndrome, the RQ in error; after MODIFY_RQ ERR -> RST -> RDY the RQ
  * works again. */
-static void expect_rq_err_cqe(Env *e, uint8_t syndrome, uint16_t index)
+static void expect_rq_err_cqe(RxEnv *e, uint8_t syndrome, uint16_t index)
 {
     const uint8_t *cqe = h_cq_next(e->h, &e->cq);
 
@@ -395,7 +396,7 @@ static void expect_rq_err_cqe(Env *e, uint8_t syndrome, uint16_t index)
 
 static void test_rx_bad_wqe(void)
 {
-    g_autoptr(Env) e = env_steered();
+    g_autoptr(RxEnv) e = env_steered();
     Mlx5Rq *rq;
     uint8_t f[200];
 
@@ -420,7 +421,7 @@ static void test_rx_bad_wqe(void)
 /* Port down, runt and giant frames never reach steering. */
 static void test_rx_refused_frames(void)
 {
-    g_autoptr(Env) e = env_steered();
+    g_autoptr(RxEnv) e = env_steered();
     g_autofree uint8_t *big = g_malloc0(MLX5_PORT_MAX_MTU + 100);
 
     post_rx(e, 2048, e->mkey);

@@ -57,23 +57,40 @@ typedef struct Umr {
     unsigned ds;                /* 0: what the above needs */
 } Umr;
 
-enum { FRWR_MASK = 0x209E2143, UMR_FLAG_OFFSET = 0x10, UMR_FLAG_NOT_FREE = 0x20,
-       UMR_FLAG_FREE = 0x40, UMR_FLAG_INLINE = 0x80 };
+/* The UMR control segment's mkey_mask bits (Linux device.h
+ * MLX5_MKEY_MASK_*, the names hw-rdma/umr.c reads them by); an MTT entry's
+ * rights (mlx5_ib MLX5_EN_RD, MLX5_EN_WR). */
+enum {
+    MLX5_MKEY_MASK_LEN = 1 << 0, MLX5_MKEY_MASK_PAGE_SIZE = 1 << 1,
+    MLX5_MKEY_MASK_START_ADDR = 1 << 6, MLX5_MKEY_MASK_PD = 1 << 7,
+    MLX5_MKEY_MASK_EN_RINVAL = 1 << 8, MLX5_MKEY_MASK_KEY = 1 << 13,
+    MLX5_MKEY_MASK_LR = 1 << 17, MLX5_MKEY_MASK_LW = 1 << 18,
+    MLX5_MKEY_MASK_RR = 1 << 19, MLX5_MKEY_MASK_RW = 1 << 20,
+    MLX5_MKEY_MASK_SMALL_FENCE = 1 << 23, MLX5_MKEY_MASK_FREE = 1 << 29,
+    MLX5_EN_RD = 1, MLX5_EN_WR = 2,
+};
+/* What IB_WR_REG_MR changes (mlx5_ib wr.c frwr_mkey_mask). */
+#define FRWR_MASK (MLX5_MKEY_MASK_LEN | MLX5_MKEY_MASK_PAGE_SIZE | MLX5_MKEY_MASK_START_ADDR | \
+                   MLX5_MKEY_MASK_EN_RINVAL | MLX5_MKEY_MASK_KEY | MLX5_MKEY_MASK_LR | \
+                   MLX5_MKEY_MASK_LW | MLX5_MKEY_MASK_RR | MLX5_MKEY_MASK_RW | \
+                   MLX5_MKEY_MASK_SMALL_FENCE | MLX5_MKEY_MASK_FREE)
 
 static void post_umr(Harness *h, HRing *qp, const Umr *u, uint8_t fm_ce_se)
 {
-    unsigned oct = u->xlt_octowords ? u->xlt_octowords : ((u->npages * 8 + 63) & ~63u) / 16;
-    bool inl = u->flags & UMR_FLAG_INLINE;
-    unsigned ds = u->ds ? u->ds : 8 + (inl ? oct : (u->list_lkey ? 1 : 0));
-    uint8_t *w = h_sq_wqe(h, qp, 0x25, ds, fm_ce_se);
-    uint8_t *mkc = w + 0x40;
+    unsigned oct = u->xlt_octowords ? u->xlt_octowords
+                                    : ((u->npages * 8 + 63) & ~63u) / MLX5_DS_BYTES;
+    bool inl = u->flags & MLX5_UMR_INLINE;
+    unsigned ds = u->ds ? u->ds
+                        : WQE_UMR_XLT / MLX5_DS_BYTES + (inl ? oct : (u->list_lkey ? 1 : 0));
+    uint8_t *w = h_sq_wqe(h, qp, MLX5_OPCODE_UMR, ds, fm_ce_se);
+    uint8_t *ctrl = w + WQE_UMR_CTRL, *mkc = w + WQE_UMR_MKC, *xlt = w + WQE_UMR_XLT;
 
-    prm_put_be32(w + 12, u->key);
-    w[0x10] = u->flags;
-    prm_put_be16(w + 0x14, u->list_lkey || inl ? oct : 0);
-    prm_put_be16(w + 0x16, u->xlt_offset & 0xffff);
-    prm_put_be64(w + 0x18, u->mask);
-    prm_put_be32(w + 0x20, (uint32_t)(u->xlt_offset >> 16));
+    prm_put_be32(w + WQE_CTRL_IMM, u->key);
+    ctrl[WQE_UMR_FLAGS] = u->flags;
+    prm_put_be16(ctrl + WQE_UMR_XLT_OCTOWORDS, u->list_lkey || inl ? oct : 0);
+    prm_put_be16(ctrl + WQE_UMR_XLT_OFFSET, u->xlt_offset & 0xffff);
+    prm_put_be64(ctrl + WQE_UMR_MKEY_MASK, u->mask);
+    prm_put_be32(ctrl + WQE_UMR_XLT_OFFSET_47_16, (uint32_t)(u->xlt_offset >> 16));
     PRM_SET(mkc, free, mkc, u->free);
     PRM_SET(mkc, umr_en, mkc, 1);
     PRM_SET(mkc, rr, mkc, 1);
@@ -88,13 +105,12 @@ static void post_umr(Harness *h, HRing *qp, const Umr *u, uint8_t fm_ce_se)
     PRM_SET(mkc, start_addr, mkc, u->iova);
     PRM_SET(mkc, len, mkc, u->len);
     PRM_SET(mkc, log_page_size, mkc, u->log_page_size ? u->log_page_size : 12);
-    for (unsigned i = 0; inl && i < u->npages && 0x80 + i * 8 + 8 <= ds * 16u; i++) {
-        prm_put_be64(w + 0x80 + i * 8, u->pages[i] | 3);   /* MLX5_EN_RD | MLX5_EN_WR */
+    for (unsigned i = 0; inl && i < u->npages && WQE_UMR_XLT + i * 8 + 8 <= ds * MLX5_DS_BYTES;
+         i++) {
+        prm_put_be64(xlt + i * 8, u->pages[i] | MLX5_EN_RD | MLX5_EN_WR);
     }
     if (!inl && u->list_lkey) {
-        prm_put_be32(w + 0x80, oct * 16);
-        prm_put_be32(w + 0x84, u->list_lkey);
-        prm_put_be64(w + 0x88, A_BUF);
+        h_data_seg(xlt, oct * MLX5_DS_BYTES, u->list_lkey, A_BUF);
     }
     h_sq_ring(h, qp);
 }
@@ -103,7 +119,7 @@ static void post_umr(Harness *h, HRing *qp, const Umr *u, uint8_t fm_ce_se)
 static uint32_t reg_mr(RcEnv *e, HRing *qp, uint32_t fkey, uint8_t variant, uint8_t fm_ce_se)
 {
     static const uint64_t pages[] = { B_BUF + 0x3000, B_BUF };
-    Umr u = { .key = (fkey & ~0xffu) | variant, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE,
+    Umr u = { .key = (fkey & ~0xffu) | variant, .flags = MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE,
               .mask = FRWR_MASK, .en_rinval = true, .iova = FR_IOVA, .len = 4096,
               .pages = pages, .npages = 2 };
 
@@ -113,14 +129,14 @@ static uint32_t reg_mr(RcEnv *e, HRing *qp, uint32_t fkey, uint8_t variant, uint
 
 static void local_inv(RcEnv *e, uint32_t key)
 {
-    Umr u = { .key = key, .flags = UMR_FLAG_INLINE, .mask = 1ull << 29, .free = true };
+    Umr u = { .key = key, .flags = MLX5_UMR_INLINE, .mask = MLX5_MKEY_MASK_FREE, .free = true };
 
-    post_umr(e->h, &e->a, &u, 0x08);
+    post_umr(e->h, &e->a, &u, MLX5_WQE_CTRL_CQ_UPDATE);
 }
 
 /* REG_MR (unsignaled), an RDMA WRITE through the new key lands on the
- * pages it lists, LOCAL_INV (signaled: CQE opcode 0x25), then the key is
- * refused (remote access error). */
+ * pages it lists, LOCAL_INV (signaled: a CQE of opcode UMR), then the key
+ * is refused (remote access error). */
 static void test_umr_fast_reg(void)
 {
     g_autoptr(RcEnv) e = env_new(10);
@@ -130,14 +146,14 @@ static void test_umr_fast_reg(void)
 
     g_assert_false(key_is_free(e->h, fkey));
     fill(e, 4096);
-    post_send_rkey(e, 0x08, 4096, FR_IOVA, key);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 4096, FR_IOVA, key);
     wire(e, false);
-    expect_req(e, 0x08, 0);                         /* the REG_MR wrote none */
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);       /* the REG_MR wrote none */
     g_assert_cmpmem(b + 0x3f00, 0x100, h_gpa(e->h, A_BUF), 0x100);
     g_assert_cmpmem(b, 0xf00, h_gpa(e->h, A_BUF + 0x100), 0xf00);
-    post_send_rkey(e, 0x08, 64, FR_IOVA, fkey);     /* the old key byte */
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, FR_IOVA, fkey); /* the old key byte */
     wire(e, false);
-    expect_req(e, 0x08, 0x13);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 }
 
 static void test_umr_local_inv(void)
@@ -146,11 +162,11 @@ static void test_umr_local_inv(void)
     uint32_t key = reg_mr(e, &e->a, free_mtt_key(e->h, e->h->pd, 8, true), 0x13, 0);
 
     local_inv(e, key);
-    expect_req(e, 0x25, 0);
+    expect_req(e, MLX5_OPCODE_UMR, 0);
     g_assert_true(key_is_free(e->h, key));
-    post_send_rkey(e, 0x08, 64, FR_IOVA, key);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, FR_IOVA, key);
     wire(e, false);
-    expect_req(e, 0x08, 0x13);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 }
 
 /* A UMR's CQE comes after those of the WQEs before it (mlx5_ib retires
@@ -163,28 +179,27 @@ static void test_umr_in_order(void)
     const uint8_t *cqe;
 
     post_recv(e, 0, 64);
-    post_send(e, 0x0a, 64, 0);
+    post_send(e, MLX5_OPCODE_SEND, 64, 0);
     umr_index = (uint16_t)e->a.ci;
-    reg_mr(e, &e->a, fkey, 0x14, 0x08);
+    reg_mr(e, &e->a, fkey, 0x14, MLX5_WQE_CTRL_CQ_UPDATE);
     g_assert_null(h_cq_next(e->h, &e->scq));        /* the SEND is not acknowledged yet */
     wire(e, false);
     h_cq_next(e->h, &e->rcq);
-    expect_req(e, 0x0a, 0);
-    cqe = expect_req(e, 0x25, 0);
-    g_assert_cmpuint(prm_be16(cqe + 0x3c), ==, umr_index);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
+    cqe = expect_req(e, MLX5_OPCODE_UMR, 0);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, umr_index);
 }
 
 /* SEND with invalidate: the responder frees the key the IETH names and
- * says so in the receive CQE (opcode 4, the key at 0x24); a key that does
- * not allow it fails both ends with a remote invalid request. */
+ * says so in the receive CQE (MLX5_CQE_RESP_SEND_INV, the key at
+ * CQE_IMMEDIATE); a key that does not allow it fails both ends with a
+ * remote invalid request. */
 static void send_inv(RcEnv *e, uint32_t rkey)
 {
-    uint8_t *w = h_sq_wqe(e->h, &e->a, 0x01, 2, 0x08);
+    uint8_t *w = h_sq_wqe(e->h, &e->a, MLX5_OPCODE_SEND_INVAL, 2, MLX5_WQE_CTRL_CQ_UPDATE);
 
-    prm_put_be32(w + 12, rkey);
-    prm_put_be32(w + 16, 64);
-    prm_put_be32(w + 20, e->key);
-    prm_put_be64(w + 24, A_BUF);
+    prm_put_be32(w + WQE_CTRL_IMM, rkey);
+    h_data_seg(w + MLX5_DS_BYTES, 64, e->key, A_BUF);
     h_sq_ring(e->h, &e->a);
     post_recv(e, 0, 64);
     wire(e, false);
@@ -199,17 +214,17 @@ static void test_umr_send_with_invalidate(void)
     send_inv(e, key);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0x4);
-    g_assert_cmphex(prm_be32(cqe + 0x24), ==, key);
-    g_assert_cmpuint(prm_be32(cqe + 0x2c), ==, 64);
-    expect_req(e, 0x01, 0);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND_INV);
+    g_assert_cmphex(prm_be32(cqe + CQE_IMMEDIATE), ==, key);
+    g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, 64);
+    expect_req(e, MLX5_OPCODE_SEND_INVAL, 0);
     g_assert_true(key_is_free(e->h, key));
     send_inv(e, e->key);                            /* created without en_rinval */
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
-    g_assert_cmphex(cqe[0x3f] >> 4, ==, 0xe);
-    g_assert_cmphex(cqe[0x37], ==, 0x12);
-    expect_req(e, 0x01, 0x12);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_ERR);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+    expect_req(e, MLX5_OPCODE_SEND_INVAL, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
     g_assert_false(key_is_free(e->h, e->key));
 }
 
@@ -221,49 +236,55 @@ static void test_umr_qp(void)
     g_autoptr(RcEnv) e = env_new(10);
     HRing uq = h_create_qp(e->h, MLX5_QP_ST_REG_UMR, 0, e->scq.num, e->scq.num, e->h->uar, 4, 0);
     uint32_t fkey = free_mtt_key(e->h, e->h->pd, 1024, true);
-    Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE, .list_lkey = e->key, .xlt_octowords = 256 };
+    Umr u = { .key = fkey, .flags = MLX5_UMR_CHECK_NOT_FREE, .list_lkey = e->key,
+              .xlt_octowords = 256 };
     const uint8_t *cqe;
 
     h_qp_to_rts(e->h, uq.num);
     for (unsigned i = 0; i < 512; i++) {            /* entry i: page B_BUF + i*4K, present */
-        prm_put_be64(h_gpa(e->h, A_BUF + i * 8), (B_BUF + i * 4096ull) | 3);
+        prm_put_be64(h_gpa(e->h, A_BUF + i * 8), (B_BUF + i * 4096ull) | MLX5_EN_RD | MLX5_EN_WR);
     }
-    post_umr(e->h, &uq, &u, 0x08);
-    u.flags |= UMR_FLAG_OFFSET;
+    post_umr(e->h, &uq, &u, MLX5_WQE_CTRL_CQ_UPDATE);
+    u.flags |= MLX5_UMR_TRANSLATION_OFFSET_EN;
     u.xlt_offset = 256;                             /* entries 512.. */
     u.xlt_octowords = 4;
-    u.mask = (1 << 13) | (1 << 29) | (0xf << 17) | (1 << 7) | 1 | 2 | (1 << 6);
+    u.mask = MLX5_MKEY_MASK_KEY | MLX5_MKEY_MASK_FREE | MLX5_MKEY_MASK_LR | MLX5_MKEY_MASK_LW |
+             MLX5_MKEY_MASK_RR | MLX5_MKEY_MASK_RW | MLX5_MKEY_MASK_PD | MLX5_MKEY_MASK_LEN |
+             MLX5_MKEY_MASK_PAGE_SIZE | MLX5_MKEY_MASK_START_ADDR;
     u.pd = e->h->pd;
     u.iova = 0x100000000ull;
     u.len = 520 * 4096ull;
     for (unsigned i = 0; i < 8; i++) {
-        prm_put_be64(h_gpa(e->h, A_BUF + i * 8), (B_BUF + 0x300000 + i * 4096ull) | 3);
+        prm_put_be64(h_gpa(e->h, A_BUF + i * 8),
+                     (B_BUF + 0x300000 + i * 4096ull) | MLX5_EN_RD | MLX5_EN_WR);
     }
-    post_umr(e->h, &uq, &u, 0x08);
+    post_umr(e->h, &uq, &u, MLX5_WQE_CTRL_CQ_UPDATE);
     for (int i = 0; i < 2; i++) {
         cqe = h_cq_next(e->h, &e->scq);
         g_assert_nonnull(cqe);
-        g_assert_cmphex(cqe[0x3f] >> 4, ==, 0);
-        g_assert_cmphex(prm_be32(cqe + 0x38), ==, 0x25u << 24 | uq.num);
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
+        g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN), ==,
+                        (uint32_t)MLX5_OPCODE_UMR << 24 | uq.num);
     }
     fill(e, 64);
-    post_send_rkey(e, 0x08, 64, 0x100000000ull + 513 * 4096ull + 8, fkey);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, 0x100000000ull + 513 * 4096ull + 8, fkey);
     wire(e, false);
-    expect_req(e, 0x08, 0);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
     g_assert_cmpmem(h_gpa(e->h, B_BUF + 0x301008), 64, h_gpa(e->h, A_BUF), 64);
-    post_send_rkey(e, 0x08, 64, 0x100000000ull + 3 * 4096ull, fkey);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, 0x100000000ull + 3 * 4096ull, fkey);
     wire(e, false);
-    expect_req(e, 0x08, 0);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
     g_assert_cmpmem(h_gpa(e->h, B_BUF + 0x3000), 64, h_gpa(e->h, A_BUF), 64);
     /* revoke: PD | FREE, the key goes back to the cache's PD */
-    u = (Umr){ .key = fkey, .flags = UMR_FLAG_INLINE, .mask = (1 << 7) | (1 << 29), .free = true,
+    u = (Umr){ .key = fkey, .flags = MLX5_UMR_INLINE,
+               .mask = MLX5_MKEY_MASK_PD | MLX5_MKEY_MASK_FREE, .free = true,
                .pd = h_alloc_simple(e->h, OP_ALLOC_PD) };
-    post_umr(e->h, &uq, &u, 0x08);
+    post_umr(e->h, &uq, &u, MLX5_WQE_CTRL_CQ_UPDATE);
     g_assert_nonnull(h_cq_next(e->h, &e->scq));
     g_assert_true(key_is_free(e->h, fkey));
-    post_send_rkey(e, 0x08, 64, 0x100000000ull, fkey);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, 0x100000000ull, fkey);
     wire(e, false);
-    expect_req(e, 0x08, 0x13);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 }
 
 /* Bad UMR WQEs: an error CQE with the syndrome, and the key as it was. */
@@ -295,7 +316,7 @@ static void bad_no_key(RcEnv *e, Umr *u, uint32_t *fkey)
 static void bad_capacity(RcEnv *e, Umr *u, uint32_t *fkey)
 {
     u->xlt_octowords = 8;                           /* 16 entries, room for 8 */
-    u->flags &= ~UMR_FLAG_INLINE;
+    u->flags &= ~MLX5_UMR_INLINE;
     u->list_lkey = e->key;
 }
 static void bad_short_wqe(RcEnv *e, Umr *u, uint32_t *fkey)
@@ -309,7 +330,7 @@ static void bad_inline_past_wqe(RcEnv *e, Umr *u, uint32_t *fkey)
 }
 static void bad_list_lkey(RcEnv *e, Umr *u, uint32_t *fkey)
 {
-    u->flags &= ~UMR_FLAG_INLINE;
+    u->flags &= ~MLX5_UMR_INLINE;
     u->list_lkey = e->key ^ 0x80;
 }
 static void bad_page_size(RcEnv *e, Umr *u, uint32_t *fkey)
@@ -318,37 +339,37 @@ static void bad_page_size(RcEnv *e, Umr *u, uint32_t *fkey)
 }
 static void bad_check_free(RcEnv *e, Umr *u, uint32_t *fkey)
 {
-    u->flags = UMR_FLAG_FREE | UMR_FLAG_INLINE;      /* fail if free: it is */
+    u->flags = MLX5_UMR_CHECK_FREE | MLX5_UMR_INLINE;    /* fail if free: it is */
 }
 
 static void test_umr_bad_inputs(void)
 {
     static const uint64_t pages[] = { B_BUF, B_BUF + 0x1000 };
     static const UmrBad cases[] = {
-        { "key in use (CHECK_NOT_FREE)", 0x04, bad_in_use },
-        { "key of another PD", 0x04, bad_other_pd },
-        { "key without umr_en", 0x04, bad_no_umr_en },
-        { "no such key", 0x04, bad_no_key },
-        { "list beyond capacity", 0x01, bad_capacity },
-        { "WQE shorter than its segments", 0x01, bad_short_wqe },
-        { "inline list past the WQE", 0x01, bad_inline_past_wqe },
-        { "list pointer with a bad lkey", 0x04, bad_list_lkey },
-        { "page size 8 bytes", 0x02, bad_page_size },
-        { "CHECK_FREE on a free key", 0x04, bad_check_free },
+        { "key in use (CHECK_NOT_FREE)", MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, bad_in_use },
+        { "key of another PD", MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, bad_other_pd },
+        { "key without umr_en", MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, bad_no_umr_en },
+        { "no such key", MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, bad_no_key },
+        { "list beyond capacity", MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, bad_capacity },
+        { "WQE shorter than its segments", MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, bad_short_wqe },
+        { "inline list past the WQE", MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, bad_inline_past_wqe },
+        { "list pointer with a bad lkey", MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, bad_list_lkey },
+        { "page size 8 bytes", MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, bad_page_size },
+        { "CHECK_FREE on a free key", MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, bad_check_free },
     };
 
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autoptr(RcEnv) e = env_new(10);
         uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
-        Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE, .mask = FRWR_MASK,
-                  .iova = FR_IOVA, .len = 4096, .pages = pages, .npages = 2 };
+        Umr u = { .key = fkey, .flags = MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE,
+                  .mask = FRWR_MASK, .iova = FR_IOVA, .len = 4096, .pages = pages, .npages = 2 };
         bool was_free;
 
         g_test_message("%s", cases[i].what);
         cases[i].edit(e, &u, &fkey);
         was_free = cases[i].edit != bad_no_key && key_is_free(e->h, fkey);
         post_umr(e->h, &e->a, &u, 0);
-        expect_req(e, 0x25, cases[i].syndrome);
+        expect_req(e, MLX5_OPCODE_UMR, cases[i].syndrome);
         g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
         if (cases[i].edit != bad_no_key) {
             g_assert_cmpint(key_is_free(e->h, fkey), ==, was_free);
@@ -362,10 +383,11 @@ static void test_umr_on_ud(void)
 {
     g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
     uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
-    Umr u = { .key = fkey, .flags = UMR_FLAG_NOT_FREE | UMR_FLAG_INLINE, .mask = 1ull << 29 };
+    Umr u = { .key = fkey, .flags = MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE,
+              .mask = MLX5_MKEY_MASK_FREE };
 
-    post_umr(e->h, &e->a, &u, 0x08);
-    expect_req(e, 0x25, 0x02);
+    post_umr(e->h, &e->a, &u, MLX5_WQE_CTRL_CQ_UPDATE);
+    expect_req(e, MLX5_OPCODE_UMR, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
     g_assert_true(key_is_free(e->h, fkey));
 }
 

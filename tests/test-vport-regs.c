@@ -38,7 +38,7 @@ static void expect_port_change(Harness *h, unsigned sub_type)
     g_assert_nonnull(eqe);
     g_assert_cmphex(eqe[EQE_TYPE], ==, MLX5_EVENT_PORT_CHANGE);
     g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, sub_type);
-    g_assert_cmphex(eqe[0x28] >> 4, ==, 1);                    /* port 1 */
+    g_assert_cmphex(eqe[EQE_PORT] >> 4, ==, 1);                /* port 1 */
     g_assert_null(h_eq_next(h, &h->async_eq));
 }
 
