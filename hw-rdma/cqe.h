@@ -13,6 +13,7 @@ enum {
     CQE_RSS_HASH_TYPE = 0x10,
     CQE_CHECK_SUM = 0x14,
     CQE_FLAGS_RQPN = 0x18,
+    CQE_HDS_IP_EXT = 0x1c,
     CQE_L4_L3_HDR_TYPE = 0x1d,
     CQE_VLAN_INFO = 0x1e,
     CQE_SRQN = 0x20,
@@ -22,6 +23,22 @@ enum {
     CQE_WQE_COUNTER = 0x3c,
     CQE_SIGNATURE = 0x3e,
     CQE_OP_OWN = 0x3f,
+};
+
+/* Fields of a responder CQE (Linux device.h mlx5_cqe64, get_cqe_l3/l4_hdr_type). */
+enum {
+    /* flags_rqpn: a GRH in the buffer (bits 29:28), its L3 type (25:24) */
+    MLX5_CQE_GRH_IN_BUFFER = 1u << 28,
+    MLX5_CQE_L3_IPV6 = 1u << 24, MLX5_CQE_L3_IPV4 = 2u << 24,
+    /* l4_l3_hdr_type: L4 type (bits 6:4), L3 type (3:2), cvlan present (0) */
+    CQE_L4_HDR_TCP = 4, CQE_L4_HDR_UDP = 2,     /* TCP_ACK_AND_DATA, UDP */
+    CQE_L3_HDR_IPV6 = 1, CQE_L3_HDR_IPV4 = 2,
+    CQE_CVLAN_PRESENT = 1,
+    /* hds_ip_ext: the checksums verified */
+    CQE_HDS_L3_OK = 1 << 1, CQE_HDS_L4_OK = 1 << 2,
+    /* rss_hash_type: the fields hashed */
+    CQE_RSS_IPV4 = 1 << 2, CQE_RSS_IPV6 = 2 << 2,
+    CQE_RSS_TCP = 1 << 6, CQE_RSS_UDP = 2 << 6,
 };
 
 /* CQE opcodes (op_own bits 7:4). */

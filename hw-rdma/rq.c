@@ -29,10 +29,7 @@
  */
 #include "transport.h"
 
-enum {
-    SRQ_NEXT_SEG_BYTES = 16, SRQ_NEXT_WQE_INDEX = 2,
-    MLX5_RQ_TYPE_SRQ = 1,       /* qpc.rq_type */
-};
+enum { MLX5_RQ_TYPE_SRQ = 1 };  /* qpc.rq_type */
 
 /* The SRQ a QP takes its receive WQEs from, or NULL: its own RQ.  An XRC
  * target's is the one the current request's XRCETH named (checked by the
@@ -56,20 +53,20 @@ static Mlx5Srq *qp_srq(Mlx5DataPath *dp, const Mlx5QpTransport *t)
  * wraps, traced: a link beyond the ring is undefined). */
 static bool srq_head(Mlx5DataPath *dp, Mlx5Srq *s, uint64_t *addr, uint16_t *next)
 {
-    uint8_t seg[SRQ_NEXT_SEG_BYTES];
+    uint8_t seg[MLX5_SRQ_NEXT_SEG_BYTES];
     uint32_t link, mask = (1u << s->ring.log_size) - 1;
 
     if (!mlx5_ring_entry_addr(&s->ring, s->head, addr) ||
         mlx5_dma_read(dp->fw, *addr, seg, sizeof(seg))) {
         return false;
     }
-    link = prm_be16(seg + SRQ_NEXT_WQE_INDEX);
+    link = prm_be16(seg + WQE_SRQ_NEXT_WQE_INDEX);
     if (link > mask) {
         mlx5emu_trace_ub_srq_link(s->num, s->head, link);
         mlx5_guest_error(dp->fw, "SRQ 0x%x WQE %u links to %u, beyond its %u WQEs", s->num,
                          s->head, link, mask + 1);
     }
-    *addr += SRQ_NEXT_SEG_BYTES;
+    *addr += MLX5_SRQ_NEXT_SEG_BYTES;
     *next = (uint16_t)(link & mask);
     return true;
 }
@@ -90,7 +87,7 @@ static bool srq_peek(Mlx5DataPath *dp, Mlx5Srq *s, const Mlx5QpTransport *t, Mlx
         .addr = addr,
         .index = s->head,
         .next = next,
-        .nseg = (uint8_t)MIN(((1u << s->ring.log_stride) - SRQ_NEXT_SEG_BYTES) / 16, 255u),
+        .nseg = (uint8_t)MIN(((1u << s->ring.log_stride) - MLX5_SRQ_NEXT_SEG_BYTES) / 16, 255u),
         .pd = s->pd,
         .srqn = s->num,
         .cqn = xrc ? s->cqn : t->qp->rq.cqn,
@@ -194,7 +191,7 @@ void mlx5_rq_cqe(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RecvWqe *r,
     prm_put_be32(cqe + CQE_SRQN, r->user_index);
     prm_put_be16(cqe + CQE_WQE_COUNTER, r->index);
     if (c->vlan) {
-        cqe[CQE_L4_L3_HDR_TYPE] |= 1;               /* cvlan present */
+        cqe[CQE_L4_L3_HDR_TYPE] |= CQE_CVLAN_PRESENT;
         prm_put_be16(cqe + CQE_VLAN_INFO, c->vlan_tci);
     }
     cqe[CQE_OP_OWN] = c->op << 4;

@@ -20,14 +20,10 @@
 #include "steering.h"
 #include "toeplitz.h"
 
+/* tirc rx_hash_field_selector: the fields RSS hashes (PRM "TIR Context"). */
 enum {
     HASH_SEL_SRC_IP = 1 << 0, HASH_SEL_DST_IP = 1 << 1,
     HASH_SEL_L4_SPORT = 1 << 2, HASH_SEL_L4_DPORT = 1 << 3,
-    CQE_L3_HDR_IPV6 = 1, CQE_L3_HDR_IPV4 = 2,
-    CQE_L4_HDR_TCP = 4, CQE_L4_HDR_UDP = 2,     /* TCP_ACK_AND_DATA, UDP */
-    CQE_HDS_L3_OK = 1 << 1, CQE_HDS_L4_OK = 1 << 2,
-    CQE_RSS_IPV4 = 1 << 2, CQE_RSS_IPV6 = 2 << 2,
-    CQE_RSS_TCP = 1 << 6, CQE_RSS_UDP = 2 << 6,
 };
 
 /* RSS: hash the selected fields if the frame has them (the TTC table sends
@@ -208,8 +204,8 @@ static void rx_cqe_fill(uint8_t *cqe, const uint8_t *f, size_t len, const Mlx5Pk
     prm_put_be32(cqe + CQE_RSS_HASH_RESULT, hash);
     cqe[CQE_RSS_HASH_TYPE] = htype;
     prm_put_be16(cqe + CQE_CHECK_SUM, l3sum);
-    cqe[CQE_L4_L3_HDR_TYPE - 1] = rx_csum_flags(f, len, pi);    /* hds_ip_ext */
-    cqe[CQE_L4_L3_HDR_TYPE] = (uint8_t)(l4 << 4 | l3 << 2 | (stripped ? 1 : 0));
+    cqe[CQE_HDS_IP_EXT] = rx_csum_flags(f, len, pi);
+    cqe[CQE_L4_L3_HDR_TYPE] = (uint8_t)(l4 << 4 | l3 << 2 | (stripped ? CQE_CVLAN_PRESENT : 0));
     prm_put_be16(cqe + CQE_VLAN_INFO, tci);
     prm_put_be32(cqe + CQE_BYTE_CNT, (uint32_t)len);
     cqe[CQE_OP_OWN] = MLX5_CQE_RESP_SEND << 4;
@@ -253,7 +249,7 @@ static void rq_deliver(Mlx5DataPath *dp, Mlx5Rq *rq, uint8_t *f, size_t len,
     prm_put_be32(cqe + CQE_SOP_DROP_QPN, tag & 0xffffff);
     prm_put_be16(cqe + CQE_WQE_COUNTER, (uint16_t)rq->rq.hw_counter);
     mlx5emu_trace_rx_deliver(rq->num, rq->rq.hw_counter & 0xffff, (unsigned)len, hash,
-                             cqe[CQE_L4_L3_HDR_TYPE - 1]);
+                             cqe[CQE_HDS_IP_EXT]);
     rq->rq.hw_counter = (uint16_t)(rq->rq.hw_counter + 1);
     mlx5_cq_post(dp, cq, cqe, false);
 }

@@ -32,17 +32,9 @@
 #include "transport.h"
 
 enum {
-    /* address vector (datagram segment), offsets in it */
-    AV_QKEY = 0x00, AV_DQP = 0x08, AV_UDP_SPORT = 0x0e, AV_RMAC = 0x14,
-    AV_TCLASS = 0x1a, AV_HOP_LIMIT = 0x1b, AV_GRH_GID_FL = 0x1c, AV_RGID = 0x20,
-    AV_BYTES = 48,
-    UD_FIRST_DATA_SEG = 1 + AV_BYTES / MLX5_DS_BYTES,
-    UD_GRH_BYTES = 40,
-    QKEY_CONTROLLED = 1u << 31,
+    UD_FIRST_DATA_SEG = 1 + MLX5_AV_BYTES / MLX5_DS_BYTES,
     GSI_QPN = 1,
     MULTICAST_QPN = 0xffffff,   /* IBA 9.8.2: to the group's QPs */
-    /* CQE flags_rqpn: a GRH in the buffer (bits 29:28), its L3 type (25:24) */
-    CQE_GRH_IN_BUFFER = 1u << 28, CQE_L3_IPV6 = 1u << 24, CQE_L3_IPV4 = 2u << 24,
     /* RoCEv2 headers an IB MTU must leave room for under the Ethernet MTU
      * (GRH-sized IP, UDP, BTH, the largest extension, ICRC: iboe_get_mtu) */
     ROCE_OVERHEAD = 40 + 8 + 12 + 4 + 28 + 4,
@@ -66,31 +58,31 @@ static uint32_t port_ib_mtu(const Mlx5Fw *fw)
  * names. */
 static bool ud_pkt_init(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *av, Mlx5RocePkt *p)
 {
-    uint32_t gfl = prm_be32(av + AV_GRH_GID_FL);
+    uint32_t gfl = prm_be32(av + WQE_AV_GRH_GID_FL);
     unsigned idx = (gfl >> 20) & 0xff;
     const Mlx5RoceAddr *g = idx < MLX5_GID_TABLE_SIZE ? &fw->gid[idx] : NULL;
-    uint32_t qkey = prm_be32(av + AV_QKEY);
-    uint16_t sport = prm_be16(av + AV_UDP_SPORT);
+    uint32_t qkey = prm_be32(av + WQE_AV_QKEY);
+    uint16_t sport = prm_be16(av + WQE_AV_UDP_SPORT);
 
     if (!g || !g->valid || g->roce_version != 2) {
         return false;           /* RoCE v1 (no UDP/IP) is not sent */
     }
     memset(p, 0, sizeof(*p));
-    memcpy(p->dmac, av + AV_RMAC, 6);
+    memcpy(p->dmac, av + WQE_AV_RMAC, 6);
     memcpy(p->smac, g->mac, 6);
     p->vlan = g->vlan_valid;
     p->vlan_tci = g->vlan_id;
     p->ip_version = g->l3_type == 0 ? 4 : 6;
     memcpy(p->sgid, g->l3, 16);
-    memcpy(p->dgid, av + AV_RGID, 16);
-    p->traffic_class = av[AV_TCLASS];
-    p->hop_limit = av[AV_HOP_LIMIT] ? av[AV_HOP_LIMIT] : 64;
+    memcpy(p->dgid, av + WQE_AV_RGID, 16);
+    p->traffic_class = av[WQE_AV_TCLASS];
+    p->hop_limit = av[WQE_AV_HOP_LIMIT] ? av[WQE_AV_HOP_LIMIT] : 64;
     /* an IPv6 flow label; IPv4 has none (rdma_cm hashes one in anyway) */
     p->flow_label = p->ip_version == 6 ? gfl & 0xfffff : 0;
     p->udp_sport = sport ? sport : 0xc000 | (qp->num & 0x3fff);
     p->pkey = 0xffff;
-    p->dest_qpn = prm_be32(av + AV_DQP) & 0xffffff;
-    p->deth.qkey = qkey & QKEY_CONTROLLED ? PRM_GET(qpc, q_key, qp->qpc) : qkey;
+    p->dest_qpn = prm_be32(av + WQE_AV_DQP) & 0xffffff;
+    p->deth.qkey = qkey & MLX5_QKEY_CONTROLLED ? PRM_GET(qpc, q_key, qp->qpc) : qkey;
     p->deth.src_qpn = qp->st == MLX5_QP_ST_QP1 ? GSI_QPN : qp->num;
     return true;
 }
@@ -182,9 +174,9 @@ static const char *ud_check(Mlx5Fw *fw, const Mlx5Qp *qp, const Mlx5RocePkt *p)
 
 /* The 40-byte network header area (include/rdma/ib_verbs.h
  * rdma_network_hdr): IPv4 at its last 20 bytes, IPv6 whole. */
-static void ud_grh_area(const uint8_t *frame, const Mlx5RocePkt *p, uint8_t grh[UD_GRH_BYTES])
+static void ud_grh_area(const uint8_t *frame, const Mlx5RocePkt *p, uint8_t grh[MLX5_UD_GRH_BYTES])
 {
-    memset(grh, 0, UD_GRH_BYTES);
+    memset(grh, 0, MLX5_UD_GRH_BYTES);
     if (p->ip_version == 4) {
         memcpy(grh + 20, frame + p->l3_off, 20);
     } else {
@@ -203,9 +195,9 @@ static void ud_cqe(const Mlx5Qp *qp, const Mlx5RocePkt *p, bool placed, Mlx5Resp
     *c = (Mlx5RespCqe) {
         .op = !placed ? MLX5_CQE_RESP_ERR : imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND,
         .syndrome = placed ? 0 : MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-        .byte_cnt = UD_GRH_BYTES + (uint32_t)p->payload_len,
+        .byte_cnt = MLX5_UD_GRH_BYTES + (uint32_t)p->payload_len,
         .imm = qp->st == MLX5_QP_ST_QP1 ? p->pkey : p->imm_data,
-        .flags_rqpn = CQE_GRH_IN_BUFFER | (p->ip_version == 4 ? CQE_L3_IPV4 : CQE_L3_IPV6) |
+        .flags_rqpn = MLX5_CQE_GRH_IN_BUFFER | (p->ip_version == 4 ? MLX5_CQE_L3_IPV4 : MLX5_CQE_L3_IPV6) |
                       p->deth.src_qpn,
         .se = p->se, .vlan = p->vlan, .vlan_tci = p->vlan_tci,
     };
@@ -216,7 +208,7 @@ static void ud_cqe(const Mlx5Qp *qp, const Mlx5RocePkt *p, bool placed, Mlx5Resp
 static void ud_deliver(Mlx5DataPath *dp, Mlx5Qp *qp, const uint8_t *frame, const Mlx5RocePkt *p)
 {
     const char *why = ud_check(dp->fw, qp, p);
-    uint8_t grh[UD_GRH_BYTES];
+    uint8_t grh[MLX5_UD_GRH_BYTES];
     Mlx5QpTransport *t;
     Mlx5RespCqe c;
     Mlx5RecvWqe r;
@@ -228,7 +220,7 @@ static void ud_deliver(Mlx5DataPath *dp, Mlx5Qp *qp, const uint8_t *frame, const
     }
     t = mlx5_qp_transport(qp);
     have = mlx5_rq_peek(dp, t, &r);
-    if (!have || mlx5_rq_wqe_capacity(dp, &r) < UD_GRH_BYTES + p->payload_len) {
+    if (!have || mlx5_rq_wqe_capacity(dp, &r) < MLX5_UD_GRH_BYTES + p->payload_len) {
         mlx5emu_trace_rc_rx_drop(have ? "UD receive WQE too short" : "no UD receive WQE");
         mlx5_qp_count(dp->fw, qp, have ? MLX5_QCNT_resp_local_length_error
                                        : MLX5_QCNT_out_of_buffer);
@@ -236,8 +228,8 @@ static void ud_deliver(Mlx5DataPath *dp, Mlx5Qp *qp, const uint8_t *frame, const
     }
     mlx5_rq_advance(dp, t, &r);
     ud_grh_area(frame, p, grh);
-    placed = mlx5_rq_scatter(dp, &r, 0, grh, UD_GRH_BYTES) == MLX5_SGL_OK &&
-             mlx5_rq_scatter(dp, &r, UD_GRH_BYTES, p->payload, p->payload_len) == MLX5_SGL_OK;
+    placed = mlx5_rq_scatter(dp, &r, 0, grh, MLX5_UD_GRH_BYTES) == MLX5_SGL_OK &&
+             mlx5_rq_scatter(dp, &r, MLX5_UD_GRH_BYTES, p->payload, p->payload_len) == MLX5_SGL_OK;
     ud_cqe(qp, p, placed, &c);
     mlx5emu_trace_ud_receive(qp->num, p->deth.src_qpn, (unsigned)p->payload_len);
     if (qp->st == MLX5_QP_ST_QP1) {

@@ -31,24 +31,6 @@
  */
 #include "transport.h"
 
-/* mkey_mask bits (PRM "UMR Control Segment"; Linux device.h MLX5_MKEY_MASK_*). */
-enum {
-    UMR_MASK_LEN = 1ull << 0,
-    UMR_MASK_PAGE_SIZE = 1ull << 1,
-    UMR_MASK_START_ADDR = 1ull << 6,
-    UMR_MASK_PD = 1ull << 7,
-    UMR_MASK_EN_RINVAL = 1ull << 8,
-    UMR_MASK_EN_SIGERR = 1ull << 9,
-    UMR_MASK_BSF_EN = 1ull << 12,
-    UMR_MASK_KEY = 1ull << 13,
-    UMR_MASK_QPN = 1ull << 14,
-    UMR_MASK_LR = 1ull << 17,
-    UMR_MASK_LW = 1ull << 18,
-    UMR_MASK_RR = 1ull << 19,
-    UMR_MASK_RW = 1ull << 20,
-    UMR_MASK_A = 1ull << 21,
-    UMR_MASK_FREE = 1ull << 29,
-};
 
 /* The page sizes a key may have: 4 KiB up to what the 5-bit
  * log_page_size holds (mlx5_ib picks the largest that fits a user MR). */
@@ -124,17 +106,17 @@ static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe, unsig
         *why = mk->free ? "key is free (CHECK_FREE)" : "key in use (CHECK_NOT_FREE)";
         return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
     }
-    if ((u->mask & UMR_MASK_PD) && !mlx5_table_get(&fw->pd, PRM_GET(mkc, pd, u->mkc))) {
+    if ((u->mask & MLX5_MKEY_MASK_PD) && !mlx5_table_get(&fw->pd, PRM_GET(mkc, pd, u->mkc))) {
         *why = "no such PD";
         return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
     }
-    if ((u->mask & UMR_MASK_PAGE_SIZE) && (lps < UMR_MIN_LOG_PAGE || lps > UMR_MAX_LOG_PAGE)) {
+    if ((u->mask & MLX5_MKEY_MASK_PAGE_SIZE) && (lps < UMR_MIN_LOG_PAGE || lps > UMR_MAX_LOG_PAGE)) {
         *why = "page size out of range";
         return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
     }
     /* No signature offload (cap sho 0): a key cannot be made to check. */
-    if (((u->mask & UMR_MASK_BSF_EN) && PRM_GET(mkc, bsf_en, u->mkc)) ||
-        ((u->mask & UMR_MASK_EN_SIGERR) && PRM_GET(mkc, expected_sigerr_count, u->mkc))) {
+    if (((u->mask & MLX5_MKEY_MASK_BSF_EN) && PRM_GET(mkc, bsf_en, u->mkc)) ||
+        ((u->mask & MLX5_MKEY_MASK_EN_SIGERR) && PRM_GET(mkc, expected_sigerr_count, u->mkc))) {
         *why = "signature offload not supported";
         return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
     }
@@ -152,20 +134,20 @@ static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe, unsig
 
 /* The mask bit, the key's member and the mkc field it takes. */
 #define UMR_FIELDS(X) \
-    X(UMR_MASK_PAGE_SIZE, log_page_size, log_page_size) \
-    X(UMR_MASK_START_ADDR, start_addr, start_addr) \
-    X(UMR_MASK_PD, pd, pd) \
-    X(UMR_MASK_EN_RINVAL, en_rinval, en_rinval) \
-    X(UMR_MASK_KEY, key8, mkey_7_0) \
-    X(UMR_MASK_QPN, qpn, qpn) \
-    X(UMR_MASK_LR, lr, lr) X(UMR_MASK_LW, lw, lw) \
-    X(UMR_MASK_RR, rr, rr) X(UMR_MASK_RW, rw, rw) X(UMR_MASK_A, a, a) \
-    X(UMR_MASK_FREE, free, free)
+    X(MLX5_MKEY_MASK_PAGE_SIZE, log_page_size, log_page_size) \
+    X(MLX5_MKEY_MASK_START_ADDR, start_addr, start_addr) \
+    X(MLX5_MKEY_MASK_PD, pd, pd) \
+    X(MLX5_MKEY_MASK_EN_RINVAL, en_rinval, en_rinval) \
+    X(MLX5_MKEY_MASK_KEY, key8, mkey_7_0) \
+    X(MLX5_MKEY_MASK_QPN, qpn, qpn) \
+    X(MLX5_MKEY_MASK_LR, lr, lr) X(MLX5_MKEY_MASK_LW, lw, lw) \
+    X(MLX5_MKEY_MASK_RR, rr, rr) X(MLX5_MKEY_MASK_RW, rw, rw) X(MLX5_MKEY_MASK_A, a, a) \
+    X(MLX5_MKEY_MASK_FREE, free, free)
 
 /* The masked fields of the mkey context segment become the key's. */
 static void umr_apply(Mlx5Mkey *mk, const UmrWqe *u)
 {
-    if (u->mask & UMR_MASK_LEN) {
+    if (u->mask & MLX5_MKEY_MASK_LEN) {
         mk->len = PRM_GET(mkc, len, u->mkc);
         mk->length64 = PRM_GET(mkc, length64, u->mkc);  /* umr.c sets it with LEN */
     }

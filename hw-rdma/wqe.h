@@ -40,6 +40,21 @@ enum {
     /* atomic segment (the third) */
     WQE_ATOMIC_SWAP_ADD = 0x00,
     WQE_ATOMIC_COMPARE = 0x08,
+    /* address vector of a UD or GSI send WQE, after ctrl (struct
+     * mlx5_wqe_av, mlx5dv.h; hw-rdma/ud.c) */
+    WQE_AV_QKEY = 0x00,
+    WQE_AV_DQP = 0x08,                  /* MLX5_EXTENDED_UD_AV | destination QP */
+    WQE_AV_UDP_SPORT = 0x0e,
+    WQE_AV_RMAC = 0x14,
+    WQE_AV_TCLASS = 0x1a,
+    WQE_AV_HOP_LIMIT = 0x1b,
+    WQE_AV_GRH_GID_FL = 0x1c,           /* source GID index (bits 27:20), flow label */
+    WQE_AV_RGID = 0x20,
+    MLX5_AV_BYTES = 48,
+    /* next segment of an SRQ receive WQE (struct mlx5_wqe_srq_next_seg):
+     * the index of the WQE after it; the data segments follow */
+    WQE_SRQ_NEXT_WQE_INDEX = 0x02,
+    MLX5_SRQ_NEXT_SEG_BYTES = 16,
     /* UMR WQE (hw-rdma/umr.c; Linux qp.h mlx5_wqe_umr_ctrl_seg,
      * device.h mlx5_mkey_seg): ctrl, the UMR control segment, the mkey
      * context segment (mkc layout), then the translation */
@@ -71,6 +86,32 @@ enum {
     MLX5_OPCODE_ATOMIC_FA = 0x12,
     MLX5_OPCODE_UMR = 0x25,             /* REG_MR, LOCAL_INV, the UMR QP's */
 };
+
+#define MLX5_EXTENDED_UD_AV 0x80000000u    /* in WQE_AV_DQP (Linux qp.h) */
+/* A Q_Key with bit 31 set is "controlled": the QP's own goes out (IBA 10.2.5). */
+#define MLX5_QKEY_CONTROLLED 0x80000000u
+/* A UD receive buffer starts with a 40-byte area for the network header
+ * (struct ibv_grh; Linux rdma_network_hdr), then the datagram. */
+#define MLX5_UD_GRH_BYTES 40
+
+/* mkey_mask bits of the UMR control segment: the mkey context fields a UMR
+ * changes (PRM "UMR Control Segment"; Linux device.h MLX5_MKEY_MASK_*). */
+#define MLX5_MKEY_MASK_LEN          (1ull << 0)
+#define MLX5_MKEY_MASK_PAGE_SIZE    (1ull << 1)
+#define MLX5_MKEY_MASK_START_ADDR   (1ull << 6)
+#define MLX5_MKEY_MASK_PD           (1ull << 7)
+#define MLX5_MKEY_MASK_EN_RINVAL    (1ull << 8)
+#define MLX5_MKEY_MASK_EN_SIGERR    (1ull << 9)
+#define MLX5_MKEY_MASK_BSF_EN       (1ull << 12)
+#define MLX5_MKEY_MASK_KEY          (1ull << 13)
+#define MLX5_MKEY_MASK_QPN          (1ull << 14)
+#define MLX5_MKEY_MASK_LR           (1ull << 17)
+#define MLX5_MKEY_MASK_LW           (1ull << 18)
+#define MLX5_MKEY_MASK_RR           (1ull << 19)
+#define MLX5_MKEY_MASK_RW           (1ull << 20)
+#define MLX5_MKEY_MASK_A            (1ull << 21)
+#define MLX5_MKEY_MASK_SMALL_FENCE  (1ull << 23)
+#define MLX5_MKEY_MASK_FREE         (1ull << 29)
 
 #define MLX5_MAX_WQE_BYTES 1024        /* max_wqe_sz_sq */
 #define MLX5_MAX_FRAME_BYTES (64u * 1024 + 256)

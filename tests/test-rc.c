@@ -759,41 +759,29 @@ static void test_rc_engines_impaired(void)
 
 /* --- UD and GSI (hw-rdma/ud.c) -------------------------------------------- */
 
-/* The address vector of a UD send WQE, after its control segment (Linux
- * qp.h struct mlx5_av; the offsets hw-rdma/ud.c reads it at). */
-enum {
-    AV_QKEY = 0x00, AV_DQP = 0x08, AV_UDP_SPORT = 0x0e, AV_RMAC = 0x14, AV_HOP_LIMIT = 0x1b,
-    AV_GRH_GID_FL = 0x1c, AV_RGID = 0x20, AV_BYTES = 48,
-    MLX5_EXTENDED_UD_AV = 0x80000000u,  /* in AV_DQP (Linux qp.h) */
-};
-/* A datagram lands behind a GRH-sized area (its IPv4 header in the last
- * 20 bytes of it); the CQE's flags_rqpn says so (hw-rdma/ud.c).  A Q_Key
- * with bit 31 set means the sending QP's own (IBA 10.2.5). */
-enum {
-    UD_GRH_BYTES = 40, UD_IPV4_HDR = UD_GRH_BYTES - 20,
-    CQE_GRH_IN_BUFFER = 1u << 28, CQE_L3_IPV4 = 2u << 24,
-    QKEY_CONTROLLED = 0x80000000u,
-};
+/* A datagram lands behind the network-header area, its IPv4 header in
+ * the area's last 20 bytes (hw-rdma/ud.c). */
+enum { UD_IPV4_HDR = MLX5_UD_GRH_BYTES - 20 };
 
 /* A UD send WQE on a: ctrl, address vector (GID index 0 -> IPv4 `dip`,
  * MAC `dmac`), `len` bytes from A_BUF. */
 static void post_ud_to(RcEnv *e, uint8_t opcode, uint32_t dqpn, uint32_t qkey, uint32_t len,
                        uint32_t dip, const uint8_t dmac[6])
 {
-    unsigned ds = 1 + AV_BYTES / MLX5_DS_BYTES + 1;
+    unsigned ds = 1 + MLX5_AV_BYTES / MLX5_DS_BYTES + 1;
     uint8_t *w = h_sq_wqe(e->h, &e->a, opcode, ds, MLX5_WQE_CTRL_CQ_UPDATE);
     uint8_t *av = w + MLX5_DS_BYTES;
 
     prm_put_be32(w + WQE_CTRL_IMM, 0xabcd0123);
-    prm_put_be32(av + AV_QKEY, qkey);
-    prm_put_be32(av + AV_DQP, MLX5_EXTENDED_UD_AV | dqpn);
-    prm_put_be16(av + AV_UDP_SPORT, 0xc0de);
-    memcpy(av + AV_RMAC, dmac, 6);
-    av[AV_HOP_LIMIT] = 64;
-    prm_put_be32(av + AV_GRH_GID_FL, 0u << 20 | 0x12345);  /* GID index 0; a flow label, as
+    prm_put_be32(av + WQE_AV_QKEY, qkey);
+    prm_put_be32(av + WQE_AV_DQP, MLX5_EXTENDED_UD_AV | dqpn);
+    prm_put_be16(av + WQE_AV_UDP_SPORT, 0xc0de);
+    memcpy(av + WQE_AV_RMAC, dmac, 6);
+    av[WQE_AV_HOP_LIMIT] = 64;
+    prm_put_be32(av + WQE_AV_GRH_GID_FL, 0u << 20 | 0x12345);  /* GID index 0; a flow label, as
                                                               rdma_cm sets even for IPv4 */
-    gid_set_v4(av + AV_RGID, dip);
-    h_data_seg(av + AV_BYTES, len, e->key, A_BUF);
+    gid_set_v4(av + WQE_AV_RGID, dip);
+    h_data_seg(av + MLX5_AV_BYTES, len, e->key, A_BUF);
     h_sq_ring(e->h, &e->a);
 }
 
@@ -814,20 +802,20 @@ static void test_ud_send_receive(void)
     const uint8_t *cqe, *buf = h_gpa(e->h, B_BUF);
 
     fill(e, 100);
-    post_recv(e, 0, UD_GRH_BYTES + 100);
+    post_recv(e, 0, MLX5_UD_GRH_BYTES + 100);
     post_ud(e, MLX5_OPCODE_SEND_IMM, e->b.num, UD_QKEY, 100);
     expect_req(e, MLX5_OPCODE_SEND_IMM, 0);          /* done once sent */
     wire(e, false);
     cqe = h_cq_next(e->h, &e->rcq);
     g_assert_nonnull(cqe);
     g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND_IMM);
-    g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, UD_GRH_BYTES + 100);
+    g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, MLX5_UD_GRH_BYTES + 100);
     g_assert_cmphex(prm_be32(cqe + CQE_FLAGS_RQPN), ==,
-                    CQE_GRH_IN_BUFFER | CQE_L3_IPV4 | e->a.num);
+                    MLX5_CQE_GRH_IN_BUFFER | MLX5_CQE_L3_IPV4 | e->a.num);
     g_assert_cmphex(prm_be32(cqe + CQE_IMMEDIATE), ==, 0xabcd0123);
     g_assert_cmphex(buf[UD_IPV4_HDR], ==, 0x45);    /* the IPv4 header */
     g_assert_cmphex(prm_be32(buf + UD_IPV4_HDR + 16), ==, MY_GID_V4);  /* its destination */
-    g_assert_cmpmem(buf + UD_GRH_BYTES, 100, h_gpa(e->h, A_BUF), 100);
+    g_assert_cmpmem(buf + MLX5_UD_GRH_BYTES, 100, h_gpa(e->h, A_BUF), 100);
 }
 
 /* IBA 10.2.5: a Q_Key with bit 31 set means the sending QP's own; a Q_Key
@@ -840,9 +828,9 @@ static void test_ud_qkey_and_drops(void)
     RcFrame first;
 
     fill(e, 64);
-    post_recv(e, 0, UD_GRH_BYTES + 64);
+    post_recv(e, 0, MLX5_UD_GRH_BYTES + 64);
     post_ud(e, MLX5_OPCODE_SEND, e->b.num, 0x22222222, 64); /* wrong Q_Key */
-    post_ud(e, MLX5_OPCODE_SEND, e->b.num, QKEY_CONTROLLED, 64);  /* a's own = b's */
+    post_ud(e, MLX5_OPCODE_SEND, e->b.num, MLX5_QKEY_CONTROLLED, 64);  /* a's own = b's */
     wire(e, false);
     g_assert_nonnull(h_cq_next(e->h, &e->rcq));
     g_assert_null(h_cq_next(e->h, &e->rcq));
@@ -850,7 +838,7 @@ static void test_ud_qkey_and_drops(void)
     post_ud(e, MLX5_OPCODE_SEND, e->b.num, UD_QKEY, 64); /* no receive WQE */
     wire(e, false);
     g_assert_null(h_cq_next(e->h, &e->rcq));
-    post_recv(e, 4096, UD_GRH_BYTES + 16);
+    post_recv(e, 4096, MLX5_UD_GRH_BYTES + 16);
     post_ud(e, MLX5_OPCODE_SEND, e->b.num, UD_QKEY, 64); /* longer than the WQE */
     wire(e, false);
     g_assert_null(h_cq_next(e->h, &e->rcq));
@@ -859,7 +847,7 @@ static void test_ud_qkey_and_drops(void)
     }
     /* The first datagram again, cut inside its DETH (Eth, IPv4, UDP, BTH
      * and 4 of DETH's 8 bytes): dropped and counted, nothing delivered. */
-    post_recv(e, 8192, UD_GRH_BYTES + 64);
+    post_recv(e, 8192, MLX5_UD_GRH_BYTES + 64);
     frame_take(e, 0, &first);
     sent = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), NULL);
     g_assert_true(mlx5_rx_frame(h_dp(e->h), sent, mlx5_roce_hdr_len(&first.pkt) - 4, false));
@@ -890,7 +878,7 @@ static void test_ud_gsi(void)
     const uint8_t *f, *cqe;
 
     fill(e, 256);
-    post_ud(e, MLX5_OPCODE_SEND, 1, QKEY_CONTROLLED, 256);    /* a MAD to QP 1: itself */
+    post_ud(e, MLX5_OPCODE_SEND, 1, MLX5_QKEY_CONTROLLED, 256);    /* a MAD to QP 1: itself */
     f = g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), &len);
     g_assert_cmpint(mlx5_roce_parse(f, len, &p), ==, MLX5_ROCE_OK);
     g_assert_cmpuint(p.deth.src_qpn, ==, 1);
@@ -899,7 +887,7 @@ static void test_ud_gsi(void)
     /* the GSI QP's receive queue is a's */
     {
         uint32_t pc = 0;
-        post_recv_on(e->h, &e->a, &pc, e->key, 0, UD_GRH_BYTES + 256);
+        post_recv_on(e->h, &e->a, &pc, e->key, 0, MLX5_UD_GRH_BYTES + 256);
     }
     wire(e, false);
     cqe = h_cq_next(e->h, &e->rcq);
@@ -927,13 +915,13 @@ static void test_ud_gsi_short_mads(void)
     for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
         const uint8_t *cqe;
 
-        post_recv_on(e->h, &e->a, &pc, e->key, 0, UD_GRH_BYTES + 64);
-        post_ud(e, MLX5_OPCODE_SEND, 1, QKEY_CONTROLLED, sizes[i]);
+        post_recv_on(e->h, &e->a, &pc, e->key, 0, MLX5_UD_GRH_BYTES + 64);
+        post_ud(e, MLX5_OPCODE_SEND, 1, MLX5_QKEY_CONTROLLED, sizes[i]);
         wire(e, false);
         cqe = h_cq_next(e->h, &e->rcq);
         g_assert_nonnull(cqe);
         g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
-        g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, UD_GRH_BYTES + sizes[i]);
+        g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, MLX5_UD_GRH_BYTES + sizes[i]);
     }
     g_unsetenv("MLX5EMU_TRACE");
 }
@@ -1036,19 +1024,19 @@ static void test_ud_multicast(void)
     g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->b.num, group), ==, MLX5_CMD_STAT_OK);
     g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->a.num, group), ==, MLX5_CMD_STAT_OK);
     fill(e, 64);
-    post_recv(e, 0, UD_GRH_BYTES + 64);
-    post_recv(e, 256, UD_GRH_BYTES + 64);
-    post_recv_on(e->h, &e->a, &a_pc, e->key, 512, UD_GRH_BYTES + 64);
+    post_recv(e, 0, MLX5_UD_GRH_BYTES + 64);
+    post_recv(e, 256, MLX5_UD_GRH_BYTES + 64);
+    post_recv_on(e->h, &e->a, &a_pc, e->key, 512, MLX5_UD_GRH_BYTES + 64);
     post_ud_to(e, MLX5_OPCODE_SEND, 0xffffff, UD_QKEY, 64, group, mc_mac);
     wire(e, false);
     for (int i = 0; i < 2; i++) {                    /* a and b, once each */
         cqe = h_cq_next(e->h, &e->rcq);
         g_assert_nonnull(cqe);
         g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
-        g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, UD_GRH_BYTES + 64);
+        g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, MLX5_UD_GRH_BYTES + 64);
     }
     g_assert_null(h_cq_next(e->h, &e->rcq));
-    g_assert_cmpmem(h_gpa(e->h, B_BUF + UD_GRH_BYTES), 64, h_gpa(e->h, A_BUF), 64);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + MLX5_UD_GRH_BYTES), 64, h_gpa(e->h, A_BUF), 64);
     g_assert_cmphex(mcg_cmd(e, OP_DETACH_FROM_MCG, e->b.num, group), ==, MLX5_CMD_STAT_OK);
     g_assert_cmphex(mcg_cmd(e, OP_DETACH_FROM_MCG, e->a.num, group), ==, MLX5_CMD_STAT_OK);
     post_ud_to(e, MLX5_OPCODE_SEND, 0xffffff, UD_QKEY, 64, group, mc_mac);
@@ -1061,7 +1049,6 @@ static void test_ud_multicast(void)
 
 /* An SRQ WQE starts with its next segment (Linux qp.h struct
  * mlx5_wqe_srq_next_seg; hw-rdma/rq.c), then the data segments. */
-enum { SRQ_NEXT_WQE_INDEX = 2, SRQ_NEXT_SEG_BYTES = 16 };
 
 /* SRQ WQE i of `srq`: next segment naming `next`, one data segment of
  * `len` bytes at B_BUF + off, then the end of the list. */
@@ -1069,10 +1056,10 @@ static void srq_wqe(RcEnv *e, const HRing *srq, uint16_t i, uint16_t next, uint3
                     uint32_t len)
 {
     uint8_t *w = h_gpa(e->h, srq->gpa + (uint64_t)i * srq->stride);
-    uint8_t *data = w + SRQ_NEXT_SEG_BYTES;
+    uint8_t *data = w + MLX5_SRQ_NEXT_SEG_BYTES;
 
     memset(w, 0, srq->stride);
-    prm_put_be16(w + SRQ_NEXT_WQE_INDEX, next);
+    prm_put_be16(w + WQE_SRQ_NEXT_WQE_INDEX, next);
     h_data_seg(data, len, e->key, B_BUF + off);
     prm_put_be32(data + MLX5_DS_BYTES + WQE_DATA_LKEY, MLX5_INVALID_LKEY);
 }
@@ -1235,7 +1222,7 @@ static void test_srq_bad_wqes(void)
     connect_qp(e, s1.num, e->a.num, 1);
     srq_wqe(e, &srq, 0, 0x7ff1, 0, 4096);            /* next: 0x7ff1 & 3 = 1 */
     srq_wqe(e, &srq, 1, 2, 4096, 4096);
-    h_put32(e->h, srq.gpa + 1 * srq.stride + SRQ_NEXT_SEG_BYTES + WQE_DATA_LKEY,
+    h_put32(e->h, srq.gpa + 1 * srq.stride + MLX5_SRQ_NEXT_SEG_BYTES + WQE_DATA_LKEY,
             e->key ^ 0x80);                          /* bad lkey */
     h_put32(e->h, srq.dbr, 2);
     fill(e, 64);

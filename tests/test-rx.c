@@ -113,16 +113,6 @@ static void test_parse_truncated(void)
 
 /* --- steering and delivery ------------------------------------------- */
 
-/* The CQE's header types and checksum flags (Linux device.h
- * mlx5_cqe64.l4_l3_hdr_type and hds_ip_ext; the names hw-rdma/rx.c gives
- * them). */
-enum {
-    CQE_HDS_IP_EXT = CQE_L4_L3_HDR_TYPE - 1,
-    CQE_HDS_L3_OK = 1 << 1, CQE_HDS_L4_OK = 1 << 2,
-    CQE_L3_HDR_IPV4 = 2, CQE_L4_HDR_UDP = 2,                /* bits 3:2, 6:4 */
-    CQE_CVLAN_PRESENT = 1,
-};
-
 #define BUF_GPA 0x800000ull
 typedef struct RxEnv {
     Harness *h;

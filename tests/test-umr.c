@@ -57,18 +57,9 @@ typedef struct Umr {
     unsigned ds;                /* 0: what the above needs */
 } Umr;
 
-/* The UMR control segment's mkey_mask bits (Linux device.h
- * MLX5_MKEY_MASK_*, the names hw-rdma/umr.c reads them by); an MTT entry's
- * rights (mlx5_ib MLX5_EN_RD, MLX5_EN_WR). */
-enum {
-    MLX5_MKEY_MASK_LEN = 1 << 0, MLX5_MKEY_MASK_PAGE_SIZE = 1 << 1,
-    MLX5_MKEY_MASK_START_ADDR = 1 << 6, MLX5_MKEY_MASK_PD = 1 << 7,
-    MLX5_MKEY_MASK_EN_RINVAL = 1 << 8, MLX5_MKEY_MASK_KEY = 1 << 13,
-    MLX5_MKEY_MASK_LR = 1 << 17, MLX5_MKEY_MASK_LW = 1 << 18,
-    MLX5_MKEY_MASK_RR = 1 << 19, MLX5_MKEY_MASK_RW = 1 << 20,
-    MLX5_MKEY_MASK_SMALL_FENCE = 1 << 23, MLX5_MKEY_MASK_FREE = 1 << 29,
-    MLX5_EN_RD = 1, MLX5_EN_WR = 2,
-};
+/* An MTT entry's rights bits (mlx5_ib MLX5_EN_RD, MLX5_EN_WR): flags the
+ * device leaves out of the address (hw-rdma/mkey.c). */
+enum { MLX5_EN_RD = 1, MLX5_EN_WR = 2 };
 /* What IB_WR_REG_MR changes (mlx5_ib wr.c frwr_mkey_mask). */
 #define FRWR_MASK (MLX5_MKEY_MASK_LEN | MLX5_MKEY_MASK_PAGE_SIZE | MLX5_MKEY_MASK_START_ADDR | \
                    MLX5_MKEY_MASK_EN_RINVAL | MLX5_MKEY_MASK_KEY | MLX5_MKEY_MASK_LR | \
