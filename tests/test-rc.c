@@ -462,6 +462,42 @@ static void test_rc_flush_posted_in_err(void)
     g_assert_cmpuint(h_dp(e->h)->rq_err_watched->len, ==, 0);
 }
 
+/* The data path holds QPs (a running ack timer, an ERR receive queue
+ * watched) and loopback frames; a QP destroyed, or every object freed by a
+ * reset, takes them along: the timer finds nothing, nothing is used after
+ * it was freed (ASan), and the device goes on. */
+static void arm_everything(RcEnv *e)
+{
+    fill(e, 64);
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF);     /* a's ack timer runs */
+    g_assert_cmphex(h_modify_qp(e->h, OP_2ERR_QP, e->b.num), ==, MLX5_CMD_STAT_OK);
+    g_assert_cmpuint(h_dp(e->h)->rc_timed->len, ==, 1);
+    g_assert_cmpuint(h_dp(e->h)->rq_err_watched->len, ==, 1);
+}
+
+static void test_rc_gone_while_busy(void)
+{
+    g_autoptr(RcEnv) e = env_new(70);
+
+    arm_everything(e);
+    h_destroy(e->h, OP_DESTROY_QP, e->a.num);
+    h_destroy(e->h, OP_DESTROY_QP, e->b.num);
+    g_assert_cmpuint(h_dp(e->h)->rc_timed->len, ==, 0);
+    g_assert_cmpuint(h_dp(e->h)->rq_err_watched->len, ==, 0);
+    fire_timer(e);
+    g_clear_pointer(&e, env_free);
+
+    e = env_new(70);
+    arm_everything(e);
+    e->h->fw->cfg.roce_loopback = true;
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF);     /* a frame to ourselves, queued */
+    g_assert_cmpuint(g_queue_get_length(h_dp(e->h)->roce_loopback), >, 0);
+    g_assert_cmpuint(mlx5_dev_reset(e->h->dev, "flr"), >, 0);
+    g_assert_cmpuint(h_dp(e->h)->rc_timed->len + h_dp(e->h)->rq_err_watched->len +
+                     g_queue_get_length(h_dp(e->h)->roce_loopback), ==, 0);
+    mlx5_dev_timer(e->h->dev);
+}
+
 /* Bad requests get the IBA's answer; responses and ACKs that match
  * nothing sent are dropped.  Each case posts a's WQE and carries the
  * frames; a's CQE for it must then have the syndrome. */
@@ -1401,6 +1437,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/rnr-retry", test_rc_rnr_retry);
     g_test_add_func("/rc/flush-on-error", test_rc_flush_on_error);
     g_test_add_func("/rc/flush-posted-in-err", test_rc_flush_posted_in_err);
+    g_test_add_func("/rc/gone-while-busy", test_rc_gone_while_busy);
     g_test_add_func("/rc/window", test_rc_window);
     g_test_add_func("/rc/engines-impaired", test_rc_engines_impaired);
     for (size_t i = 0; i < G_N_ELEMENTS(rd_atomic_bad); i++) {
