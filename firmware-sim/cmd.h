@@ -11,6 +11,12 @@
  * layout's size and an output buffer it may fill up to its layout's size.
  * Handlers return a command status and, on error, set a syndrome that
  * names the failed check (syndromes.h).
+ *
+ * What commands on objects have in common is done once, below: finding
+ * the object a command names or failing BAD_RES (mlx5_cmd_find), giving a
+ * new object its number or freeing it (mlx5_cmd_add, _add_built), freeing
+ * one (mlx5_cmd_remove, _remove_found), and a QUERY's context from the
+ * object's table of context fields (mlx5_cmd_query, objects.h).
  */
 #ifndef MLX5EMU_CMD_H
 #define MLX5EMU_CMD_H
@@ -73,6 +79,19 @@ static inline unsigned mlx5_cmd_add(Mlx5Cmd *c, Mlx5Table *t, void *obj, uint32_
     return MLX5_CMD_STAT_OK;
 }
 
+/* A new object whose building answered `st`: its number as mlx5_cmd_add
+ * gives it if that is OK, else the object is freed with the table's
+ * destructor and the command fails with `st`. */
+static inline unsigned mlx5_cmd_add_built(Mlx5Cmd *c, unsigned st, Mlx5Table *t, void *obj,
+                                          uint32_t *id)
+{
+    if (st != MLX5_CMD_STAT_OK) {
+        t->destroy(obj);
+        return st;
+    }
+    return mlx5_cmd_add(c, t, obj, id);
+}
+
 /* Free object `id` of table `t` (c->obj = id); BAD_RES with syndrome
  * `synd` if there is none. */
 static inline unsigned mlx5_cmd_remove(Mlx5Cmd *c, Mlx5Table *t, uint32_t id, uint32_t synd)
@@ -83,6 +102,57 @@ static inline unsigned mlx5_cmd_remove(Mlx5Cmd *c, Mlx5Table *t, uint32_t id, ui
     }
     return MLX5_CMD_STAT_OK;
 }
+
+/* The object a command names by number `id` (c->obj = id): `obj`, as the
+ * handler looked it up; with none, NULL, and the command fails BAD_RES
+ * with `synd` (*st). */
+static inline void *mlx5_cmd_find(Mlx5Cmd *c, void *obj, uint32_t id, uint32_t synd,
+                                  unsigned *st)
+{
+    c->obj = id;
+    *st = obj ? MLX5_CMD_STAT_OK : mlx5_cmd_fail(c, MLX5_CMD_STAT_BAD_RES, synd);
+    return obj;
+}
+
+/* Free `obj`, number `id` of table `t`, which the handler found with the
+ * kind the command names (NULL: BAD_RES with `synd`). */
+static inline unsigned mlx5_cmd_remove_found(Mlx5Cmd *c, Mlx5Table *t, void *obj, uint32_t id,
+                                             uint32_t synd)
+{
+    unsigned st;
+
+    return mlx5_cmd_find(c, obj, id, synd, &st) ? mlx5_cmd_remove(c, t, id, synd) : st;
+}
+
+/* QUERY_<object>: the fields `f` of `obj` (number `id`) into the context
+ * at `ctx` of the output; BAD_RES with `synd` when the command names none.
+ * What a context computes rather than keeps the handler adds itself. */
+static inline unsigned mlx5_cmd_query(Mlx5Cmd *c, const void *obj, uint32_t id, uint32_t synd,
+                                      uint8_t *ctx, const Mlx5CtxField *f, size_t n)
+{
+    unsigned st;
+
+    if (mlx5_cmd_find(c, (void *)obj, id, synd, &st)) {
+        mlx5_ctx_store(ctx, obj, f, n);
+    }
+    return st;
+}
+/* A table of context fields as mlx5_cmd_query and mlx5_ctx_load take it. */
+#define MLX5_CTX_FIELDS(table) (table), G_N_ELEMENTS(table)
+
+/* Two commands (or contexts) place a field alike, so one reads both. */
+#define MLX5_SAME_FIELD(L1, f1, L2, f2) \
+    _Static_assert(PRM_OFF(L1, f1) == PRM_OFF(L2, f2) && PRM_W(L1, f1) == PRM_W(L2, f2), \
+                   #L2 "." #f2 " is placed as " #L1 "." #f1);
+
+/* CREATE_EQ and CREATE_CQ (eq.c): the ring their context `ctx` (eqc or
+ * cqc) asks for, checked in two steps around the references each kind
+ * checks in between: first its size (at most 2^log_max entries), entry
+ * size (`cqe_sz`: 64 or 128 bytes) and page size, then its UAR and the
+ * page list at byte `pas_off` of the command. */
+unsigned mlx5_ring_ctx_check(Mlx5Cmd *c, const uint8_t *ctx, unsigned log_max, unsigned cqe_sz);
+unsigned mlx5_ring_ctx_init(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *ctx, Mlx5Ring *r,
+                            uint32_t pas_off, unsigned cqe_sz);
 
 /* Handlers, one per opcode (the files named in cmd-list.h). */
 #define MLX5_HANDLER_DECL_(name, op, fn, in, out, needs) \

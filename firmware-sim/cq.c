@@ -13,52 +13,57 @@ void mlx5_cq_destroy(gpointer p)
     g_free(cq);
 }
 
+/* cqc.status: CQ overflow once the data path found the CQ full. */
+static uint64_t cqc_status(const void *cq)
+{
+    return ((const Mlx5Cq *)cq)->in_error ? 0x9 : 0;
+}
+
+/* cqc.st: armed (6), armed for solicited events (9), fired (0xa). */
+static uint64_t cqc_st(const void *obj)
+{
+    const Mlx5Cq *cq = obj;
+
+    return cq->arm == 1 ? 0x6 : cq->arm == 2 ? 0x9 : 0xa;
+}
+
+/* What a CQ keeps of its context, and QUERY_CQ reports. */
+#define CQC_(f, m, bias, dir) \
+    MLX5_CTX_FIELD(PRM_OFF(cqc, f), PRM_W(cqc, f), Mlx5Cq, m, bias, MLX5_CTX_##dir)
+static const Mlx5CtxField cqc_fields[] = {
+    CQC_(c_eqn_or_apu_element, eqn, 0, INOUT), CQC_(uar_page, uar_page, 0, INOUT),
+    CQC_(dbr_addr, dbr_addr, 0, INOUT),
+    CQC_(cq_period, cq_period, 0, INOUT), CQC_(cq_max_count, cq_max_count, 0, INOUT),
+    CQC_(cq_period_mode, cq_period_mode, 0, INOUT),
+    CQC_(log_cq_size, ring.log_size, 0, OUT), CQC_(cqe_sz, ring.log_stride, 6, OUT),
+    CQC_(log_page_size, ring.log_page_size, 12, OUT), CQC_(producer_counter, pi, 0, OUT),
+    MLX5_CTX_STATE(PRM_OFF(cqc, status), PRM_W(cqc, status), cqc_status),
+    MLX5_CTX_STATE(PRM_OFF(cqc, st), PRM_W(cqc, st), cqc_st),
+};
+
 unsigned cmd_create_cq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *cqc = PRM_PTR(create_cq_in, cq_context, c->in);
-    uint32_t log_size = PRM_GET(cqc, log_cq_size, cqc);
-    uint32_t log_page = PRM_GET(cqc, log_page_size, cqc);
     uint32_t cqe_sz = PRM_GET(cqc, cqe_sz, cqc);
-    uint32_t eqn = PRM_GET(cqc, c_eqn_or_apu_element, cqc);
-    uint32_t uar = PRM_GET(cqc, uar_page, cqc);
-    uint32_t pas_off = PRM_BYTE_OFF(create_cq_in, pas);
+    unsigned st = mlx5_ring_ctx_check(c, cqc, MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap,
+                                                           log_max_cq_sz), cqe_sz);
     Mlx5Cq *cq;
-    unsigned st;
 
-    if (log_size > MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_cq_sz)) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
     }
-    if (cqe_sz > 1) {                           /* 64 or 128 bytes */
-        return CMD_FAIL(c, BAD_PARAM, BAD_STRIDE);
-    }
-    if (log_page > 18) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
-    }
-    if (!mlx5_table_get(&fw->eq, eqn)) {
+    if (!mlx5_table_get(&fw->eq, PRM_GET(cqc, c_eqn_or_apu_element, cqc))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_EQ);
     }
-    if (!mlx5_table_get(&fw->uar, uar)) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_UAR);
-    }
     cq = g_new0(Mlx5Cq, 1);
-    if (!mlx5_ring_init(&cq->ring, c->in + pas_off, c->inlen - pas_off, log_size,
-                        6 + cqe_sz, log_page + 12,
-                        mlx5_page_offset_bytes(PRM_GET(cqc, page_offset, cqc), log_page + 12))) {
-        g_free(cq);
-        return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
-    }
-    cq->eqn = eqn;
-    cq->uar_page = uar;
-    cq->dbr_addr = PRM_GET(cqc, dbr_addr, cqc);
-    cq->cq_period = PRM_GET(cqc, cq_period, cqc);
-    cq->cq_max_count = PRM_GET(cqc, cq_max_count, cqc);
-    cq->cq_period_mode = PRM_GET(cqc, cq_period_mode, cqc);
-    st = mlx5_cmd_add(c, &fw->cq, cq, &cq->cqn);
+    st = mlx5_ring_ctx_init(fw, c, cqc, &cq->ring, PRM_BYTE_OFF(create_cq_in, pas), cqe_sz);
+    mlx5_ctx_load(cq, cqc, MLX5_CTX_FIELDS(cqc_fields));
+    st = mlx5_cmd_add_built(c, st, &fw->cq, cq, &cq->cqn);
     if (st != MLX5_CMD_STAT_OK) {
         return st;
     }
     PRM_SET(create_cq_out, cqn, c->out, cq->cqn);
-    mlx5emu_trace_cq_create(cq->cqn, log_size, 64u << cqe_sz, eqn);
+    mlx5emu_trace_cq_create(cq->cqn, cq->ring.log_size, 64u << cqe_sz, cq->eqn);
     return MLX5_CMD_STAT_OK;
 }
 
@@ -76,26 +81,9 @@ unsigned cmd_destroy_cq(Mlx5Fw *fw, Mlx5Cmd *c)
 unsigned cmd_query_cq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t cqn = PRM_GET(query_cq_in, cqn, c->in);
-    Mlx5Cq *cq = mlx5_table_get(&fw->cq, cqn);
-    uint8_t *cqc = PRM_PTR(query_cq_out, cq_context, c->out);
 
-    c->obj = cqn;
-    if (!cq) {
-        return CMD_FAIL(c, BAD_RES, BAD_CQ);
-    }
-    PRM_SET(cqc, status, cqc, cq->in_error ? 0x9 : 0);   /* CQ overflow */
-    PRM_SET(cqc, cqe_sz, cqc, cq->ring.log_stride - 6);
-    PRM_SET(cqc, st, cqc, cq->arm == 1 ? 0x6 : cq->arm == 2 ? 0x9 : 0xa);
-    PRM_SET(cqc, log_cq_size, cqc, cq->ring.log_size);
-    PRM_SET(cqc, uar_page, cqc, cq->uar_page);
-    PRM_SET(cqc, cq_period, cqc, cq->cq_period);
-    PRM_SET(cqc, cq_max_count, cqc, cq->cq_max_count);
-    PRM_SET(cqc, cq_period_mode, cqc, cq->cq_period_mode);
-    PRM_SET(cqc, c_eqn_or_apu_element, cqc, cq->eqn);
-    PRM_SET(cqc, log_page_size, cqc, cq->ring.log_page_size - 12);
-    PRM_SET(cqc, producer_counter, cqc, cq->pi & 0xffffff);
-    PRM_SET(cqc, dbr_addr, cqc, cq->dbr_addr);
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_query(c, mlx5_table_get(&fw->cq, cqn), cqn, MLX5_SYND_BAD_CQ,
+                          PRM_PTR(query_cq_out, cq_context, c->out), MLX5_CTX_FIELDS(cqc_fields));
 }
 
 /* MODIFY_CQ op_mod 0: modify moderation (modify_field_select bit 0 =
@@ -106,11 +94,11 @@ unsigned cmd_modify_cq(Mlx5Fw *fw, Mlx5Cmd *c)
     uint32_t cqn = PRM_GET(modify_cq_in, cqn, c->in);
     uint32_t sel = PRM_GET(modify_cq_in, modify_field_select_resize_field_select, c->in);
     const uint8_t *cqc = PRM_PTR(modify_cq_in, cq_context, c->in);
-    Mlx5Cq *cq = mlx5_table_get(&fw->cq, cqn);
+    unsigned st;
+    Mlx5Cq *cq = mlx5_cmd_find(c, mlx5_table_get(&fw->cq, cqn), cqn, MLX5_SYND_BAD_CQ, &st);
 
-    c->obj = cqn;
     if (!cq) {
-        return CMD_FAIL(c, BAD_RES, BAD_CQ);
+        return st;
     }
     if (c->op_mod != 0) {                       /* resize is not supported */
         return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);

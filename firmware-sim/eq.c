@@ -57,6 +57,42 @@ bool mlx5_ring_entry_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr)
     return true;
 }
 
+/* eqc and cqc place the ring alike (mlx5_ifc.h): the eqc fields read both. */
+MLX5_SAME_FIELD(eqc, log_eq_size, cqc, log_cq_size)
+MLX5_SAME_FIELD(eqc, log_page_size, cqc, log_page_size)
+MLX5_SAME_FIELD(eqc, page_offset, cqc, page_offset)
+MLX5_SAME_FIELD(eqc, uar_page, cqc, uar_page)
+
+unsigned mlx5_ring_ctx_check(Mlx5Cmd *c, const uint8_t *ctx, unsigned log_max, unsigned cqe_sz)
+{
+    if (PRM_GET(eqc, log_eq_size, ctx) > log_max) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
+    }
+    if (cqe_sz > 1) {                           /* 64 or 128 bytes */
+        return CMD_FAIL(c, BAD_PARAM, BAD_STRIDE);
+    }
+    if (PRM_GET(eqc, log_page_size, ctx) > 18) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned mlx5_ring_ctx_init(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *ctx, Mlx5Ring *r,
+                            uint32_t pas_off, unsigned cqe_sz)
+{
+    unsigned log_page = PRM_GET(eqc, log_page_size, ctx) + 12;
+
+    if (!mlx5_table_get(&fw->uar, PRM_GET(eqc, uar_page, ctx))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_UAR);
+    }
+    if (!mlx5_ring_init(r, c->in + pas_off, c->inlen - pas_off, PRM_GET(eqc, log_eq_size, ctx),
+                        6 + cqe_sz, log_page,
+                        mlx5_page_offset_bytes(PRM_GET(eqc, page_offset, ctx), log_page))) {
+        return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
 void mlx5_eq_destroy(gpointer p)
 {
     Mlx5Eq *eq = p;
@@ -169,52 +205,52 @@ void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm)
     }
 }
 
+/* eqc.st: armed (9) or fired (0xa). */
+static uint64_t eqc_st(const void *eq)
+{
+    return ((const Mlx5Eq *)eq)->armed ? 0x9 : 0xa;
+}
+
+/* What an EQ keeps of its context, and QUERY_EQ reports. */
+#define EQC_(f, m, bias, dir) \
+    MLX5_CTX_FIELD(PRM_OFF(eqc, f), PRM_W(eqc, f), Mlx5Eq, m, bias, MLX5_CTX_##dir)
+static const Mlx5CtxField eqc_fields[] = {
+    EQC_(uar_page, uar_page, 0, INOUT), EQC_(intr, intr, 0, INOUT),
+    EQC_(log_eq_size, ring.log_size, 0, OUT), EQC_(log_page_size, ring.log_page_size, 12, OUT),
+    EQC_(consumer_counter, ci, 0, OUT), EQC_(producer_counter, pi, 0, OUT),
+    MLX5_CTX_STATE(PRM_OFF(eqc, st), PRM_W(eqc, st), eqc_st),
+};
+
 unsigned cmd_create_eq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *eqc = PRM_PTR(create_eq_in, eq_context_entry, c->in);
     const uint8_t *mask = PRM_PTR(create_eq_in, event_bitmask, c->in);
-    uint32_t log_size = PRM_GET(eqc, log_eq_size, eqc);
-    uint32_t log_page = PRM_GET(eqc, log_page_size, eqc);
-    uint32_t intr = PRM_GET(eqc, intr, eqc);
-    uint32_t uar = PRM_GET(eqc, uar_page, eqc);
-    uint32_t pas_off = PRM_BYTE_OFF(create_eq_in, pas);
+    unsigned st = mlx5_ring_ctx_check(c, eqc, MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap,
+                                                           log_max_eq_sz), 0);
     Mlx5Eq *eq;
 
-    if (log_size > MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_eq_sz)) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
     }
-    if (log_page > 18) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
-    }
-    if (intr >= fw->cfg.msix_vectors) {
+    if (PRM_GET(eqc, intr, eqc) >= fw->cfg.msix_vectors) {
         return CMD_FAIL(c, BAD_PARAM, BAD_VECTOR);
     }
-    if (!mlx5_table_get(&fw->uar, uar)) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_UAR);
-    }
     eq = g_new0(Mlx5Eq, 1);
-    if (!mlx5_ring_init(&eq->ring, c->in + pas_off, c->inlen - pas_off, log_size,
-                        6, log_page + 12,
-                        mlx5_page_offset_bytes(PRM_GET(eqc, page_offset, eqc), log_page + 12))) {
-        g_free(eq);
-        return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
-    }
+    st = mlx5_ring_ctx_init(fw, c, eqc, &eq->ring, PRM_BYTE_OFF(create_eq_in, pas), 0);
     for (int i = 0; i < 4; i++) {
         eq->event_bitmask[i] = prm_be64(mask + 8 * i);
     }
-    eq->intr = intr;
-    eq->uar_page = uar;
-    if (!mlx5_table_alloc(&fw->eq, eq, &eq->eqn)) {
-        mlx5_eq_destroy(eq);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    mlx5_ctx_load(eq, eqc, MLX5_CTX_FIELDS(eqc_fields));
+    st = mlx5_cmd_add_built(c, st, &fw->eq, eq, &eq->eqn);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
     }
     if (eq_wants(eq, MLX5_EVENT_CMD) && !fw->have_cmd_eq) {
         fw->have_cmd_eq = true;
         fw->cmd_eqn = eq->eqn;
     }
     PRM_SET(create_eq_out, eq_number, c->out, eq->eqn);
-    c->obj = eq->eqn;
-    mlx5emu_trace_eq_create(eq->eqn, log_size, intr, eq->event_bitmask[0]);
+    mlx5emu_trace_eq_create(eq->eqn, eq->ring.log_size, eq->intr, eq->event_bitmask[0]);
     return MLX5_CMD_STAT_OK;
 }
 
@@ -222,34 +258,21 @@ unsigned cmd_destroy_eq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t eqn = PRM_GET(destroy_eq_in, eq_number, c->in);
 
-    c->obj = eqn;
-    if (!mlx5_table_get(&fw->eq, eqn)) {
-        return CMD_FAIL(c, BAD_RES, BAD_EQ);
-    }
-    if (fw->have_cmd_eq && fw->cmd_eqn == eqn) {
+    if (mlx5_table_get(&fw->eq, eqn) && fw->have_cmd_eq && fw->cmd_eqn == eqn) {
         fw->have_cmd_eq = false;
     }
-    mlx5_table_remove(&fw->eq, eqn);
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_remove(c, &fw->eq, eqn, MLX5_SYND_BAD_EQ);
 }
 
 unsigned cmd_query_eq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t eqn = PRM_GET(query_eq_in, eq_number, c->in);
     Mlx5Eq *eq = mlx5_table_get(&fw->eq, eqn);
-    uint8_t *eqc = PRM_PTR(query_eq_out, eq_context_entry, c->out);
 
-    c->obj = eqn;
-    if (!eq) {
-        return CMD_FAIL(c, BAD_RES, BAD_EQ);
+    if (eq) {                   /* the first 64 event types, beside the context */
+        prm_put_be64(PRM_PTR(query_eq_out, event_bitmask, c->out), eq->event_bitmask[0]);
     }
-    PRM_SET(eqc, log_eq_size, eqc, eq->ring.log_size);
-    PRM_SET(eqc, log_page_size, eqc, eq->ring.log_page_size - 12);
-    PRM_SET(eqc, uar_page, eqc, eq->uar_page);
-    PRM_SET(eqc, intr, eqc, eq->intr);
-    PRM_SET(eqc, st, eqc, eq->armed ? 0x9 : 0xa);  /* ARMED / FIRED */
-    PRM_SET(eqc, consumer_counter, eqc, eq->ci & 0xffffff);
-    PRM_SET(eqc, producer_counter, eqc, eq->pi & 0xffffff);
-    prm_put_be64(PRM_PTR(query_eq_out, event_bitmask, c->out), eq->event_bitmask[0]);
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_query(c, eq, eqn, MLX5_SYND_BAD_EQ,
+                          PRM_PTR(query_eq_out, eq_context_entry, c->out),
+                          MLX5_CTX_FIELDS(eqc_fields));
 }

@@ -28,36 +28,57 @@ void mlx5_flow_table_destroy(gpointer p)
     g_free(ft);
 }
 
-static Mlx5FlowTable *ft_lookup(Mlx5Fw *fw, Mlx5Cmd *c, unsigned type,
-                                uint32_t id, unsigned *st)
+/* Every steering command starts alike (mlx5_ifc.h): other_vport,
+ * table_type and table_id where DESTROY_FLOW_TABLE has them. */
+#define FT_SAME_(L) MLX5_SAME_FIELD(destroy_flow_table_in, other_vport, L, other_vport) \
+    MLX5_SAME_FIELD(destroy_flow_table_in, table_type, L, table_type)
+#define FT_SAME_ID_(L) FT_SAME_(L) MLX5_SAME_FIELD(destroy_flow_table_in, table_id, L, table_id)
+FT_SAME_(create_flow_table_in) FT_SAME_ID_(modify_flow_table_in)
+FT_SAME_ID_(set_flow_table_root_in) FT_SAME_ID_(create_flow_group_in)
+FT_SAME_ID_(destroy_flow_group_in) FT_SAME_ID_(set_fte_in) FT_SAME_ID_(delete_fte_in)
+
+/* This function is its own and only vport (no eswitch): a command for
+ * another one is refused (false, *st). */
+static bool ft_own_vport(Mlx5Cmd *c, unsigned *st)
+{
+    *st = PRM_GET(destroy_flow_table_in, other_vport, c->in)
+          ? CMD_FAIL(c, BAD_PARAM, BAD_PORT) : MLX5_CMD_STAT_OK;
+    return *st == MLX5_CMD_STAT_OK;
+}
+
+/* The flow table a steering command names (c->obj), of the one type
+ * advertised; NULL with *st when it names none. */
+static Mlx5FlowTable *ft_cmd_table(Mlx5Fw *fw, Mlx5Cmd *c, unsigned *st)
 {
     Mlx5FlowTable *ft;
 
-    if (type != MLX5_FLOW_TABLE_TYPE_NIC_RX) {
+    c->obj = PRM_GET(destroy_flow_table_in, table_id, c->in);
+    if (!ft_own_vport(c, st)) {
+        return NULL;
+    }
+    if (PRM_GET(destroy_flow_table_in, table_type, c->in) != MLX5_FLOW_TABLE_TYPE_NIC_RX) {
         *st = CMD_FAIL(c, BAD_PARAM, BAD_TABLE_TYPE);
         return NULL;
     }
-    ft = mlx5_table_get(&fw->flow_table, id);
+    ft = mlx5_table_get(&fw->flow_table, c->obj);
     if (!ft) {
         *st = CMD_FAIL(c, BAD_PARAM, BAD_FLOW_TABLE);
     }
     return ft;
 }
 
-#define FT_HDR_CHECK(layout) \
-    if (PRM_GET(layout, other_vport, c->in)) { \
-        return CMD_FAIL(c, BAD_PARAM, BAD_PORT); \
-    }
-
 unsigned cmd_create_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *ctx = PRM_PTR(create_flow_table_in, flow_table_context, c->in);
     const uint8_t *rx = PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive,
                                 fw->caps_cur[MLX5_CAP_FLOW_TABLE]);
-    Mlx5FlowTable *ft;
     uint32_t log_size = PRM_GET(flow_table_context, log_size, ctx);
+    Mlx5FlowTable *ft;
+    unsigned st;
 
-    FT_HDR_CHECK(create_flow_table_in);
+    if (!ft_own_vport(c, &st)) {
+        return st;
+    }
     if (PRM_GET(create_flow_table_in, table_type, c->in) != MLX5_FLOW_TABLE_TYPE_NIC_RX) {
         return CMD_FAIL(c, BAD_PARAM, BAD_TABLE_TYPE);
     }
@@ -74,11 +95,10 @@ unsigned cmd_create_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
     ft->miss_action = PRM_GET(flow_table_context, table_miss_action, ctx);
     ft->miss_id = PRM_GET(flow_table_context, table_miss_id, ctx);
     mlx5_table_init(&ft->ftes, "fte", 0, (1u << log_size) - 1, fte_free);
-    if (!mlx5_table_alloc(&fw->flow_table, ft, &ft->id)) {
-        mlx5_flow_table_destroy(ft);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    st = mlx5_cmd_add(c, &fw->flow_table, ft, &ft->id);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
     }
-    c->obj = ft->id;
     PRM_SET(create_flow_table_out, table_id, c->out, ft->id);
     mlx5emu_trace_flow_table_create(ft->id, ft->level, ft->log_size, ft->miss_action,
                                     ft->miss_id);
@@ -100,39 +120,30 @@ static void ft_drop_groups(Mlx5Fw *fw, uint32_t table_id)
 
 unsigned cmd_destroy_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    unsigned st, type = PRM_GET(destroy_flow_table_in, table_type, c->in);
-    uint32_t id = PRM_GET(destroy_flow_table_in, table_id, c->in);
+    unsigned st;
+    Mlx5FlowTable *ft = ft_cmd_table(fw, c, &st);
 
-    FT_HDR_CHECK(destroy_flow_table_in);
-    c->obj = id;
-    if (!ft_lookup(fw, c, type, id, &st)) {
+    if (!ft) {
         return st;
     }
     /* Drivers without reset_root_to_default destroy the root table last
      * without disconnecting it first: the function is left with no root. */
-    if (fw->flow_root_set[type] && fw->flow_root[type] == id) {
-        fw->flow_root_set[type] = false;
-        fw->flow_root[type] = 0;
+    if (fw->flow_root_set[ft->type] && fw->flow_root[ft->type] == ft->id) {
+        fw->flow_root_set[ft->type] = false;
+        fw->flow_root[ft->type] = 0;
     }
-    ft_drop_groups(fw, id);
-    mlx5_table_remove(&fw->flow_table, id);
-    return MLX5_CMD_STAT_OK;
+    ft_drop_groups(fw, ft->id);
+    return mlx5_cmd_remove(c, &fw->flow_table, ft->id, MLX5_SYND_BAD_FLOW_TABLE);
 }
 
 unsigned cmd_modify_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *ctx = PRM_PTR(modify_flow_table_in, flow_table_context, c->in);
-    unsigned st, type = PRM_GET(modify_flow_table_in, table_type, c->in);
     uint32_t sel = PRM_GET(modify_flow_table_in, modify_field_select, c->in);
-    Mlx5FlowTable *ft;
+    unsigned st;
+    Mlx5FlowTable *ft = ft_cmd_table(fw, c, &st);
 
-    FT_HDR_CHECK(modify_flow_table_in);
-    c->obj = PRM_GET(modify_flow_table_in, table_id, c->in);
-    ft = ft_lookup(fw, c, type, c->obj, &st);
-    if (!ft) {
-        return st;
-    }
-    if (sel & 0x1) {                            /* MLX5_MODIFY_FLOW_TABLE_MISS_TABLE_ID */
+    if (ft && (sel & 0x1)) {                    /* MLX5_MODIFY_FLOW_TABLE_MISS_TABLE_ID */
         uint8_t action = PRM_GET(flow_table_context, table_miss_action, ctx);
         uint32_t miss = PRM_GET(flow_table_context, table_miss_id, ctx);
         if (action == 1 && !mlx5_table_get(&fw->flow_table, miss)) {
@@ -142,17 +153,19 @@ unsigned cmd_modify_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
         ft->miss_id = miss;
         mlx5emu_trace_flow_table_miss(ft->id, action, miss);
     }
-    return MLX5_CMD_STAT_OK;
+    return st;
 }
 
 unsigned cmd_set_flow_table_root(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     unsigned st, type = PRM_GET(set_flow_table_root_in, table_type, c->in);
-    uint32_t id = PRM_GET(set_flow_table_root_in, table_id, c->in);
+    Mlx5FlowTable *ft;
 
-    FT_HDR_CHECK(set_flow_table_root_in);
-    c->obj = id;
     if (c->op_mod == 1) {                       /* disconnect the root */
+        c->obj = PRM_GET(set_flow_table_root_in, table_id, c->in);
+        if (!ft_own_vport(c, &st)) {
+            return st;
+        }
         if (type != MLX5_FLOW_TABLE_TYPE_NIC_RX) {
             return CMD_FAIL(c, BAD_PARAM, BAD_TABLE_TYPE);
         }
@@ -160,12 +173,13 @@ unsigned cmd_set_flow_table_root(Mlx5Fw *fw, Mlx5Cmd *c)
         fw->flow_root[type] = 0;
         return MLX5_CMD_STAT_OK;
     }
-    if (!ft_lookup(fw, c, type, id, &st)) {
+    ft = ft_cmd_table(fw, c, &st);
+    if (!ft) {
         return st;
     }
-    fw->flow_root[type] = id;
+    fw->flow_root[type] = ft->id;
     fw->flow_root_set[type] = true;
-    mlx5emu_trace_flow_table_root(id);
+    mlx5emu_trace_flow_table_root(ft->id);
     return MLX5_CMD_STAT_OK;
 }
 
@@ -186,14 +200,12 @@ static bool fg_overlaps(Mlx5Fw *fw, uint32_t table_id, uint32_t start, uint32_t 
 
 unsigned cmd_create_flow_group(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    unsigned st, type = PRM_GET(create_flow_group_in, table_type, c->in);
     uint32_t start = PRM_GET(create_flow_group_in, start_flow_index, c->in);
     uint32_t end = PRM_GET(create_flow_group_in, end_flow_index, c->in);
-    Mlx5FlowTable *ft;
+    unsigned st;
+    Mlx5FlowTable *ft = ft_cmd_table(fw, c, &st);
     Mlx5FlowGroup *g;
 
-    FT_HDR_CHECK(create_flow_group_in);
-    ft = ft_lookup(fw, c, type, PRM_GET(create_flow_group_in, table_id, c->in), &st);
     if (!ft) {
         return st;
     }
@@ -210,39 +222,42 @@ unsigned cmd_create_flow_group(Mlx5Fw *fw, Mlx5Cmd *c)
     g->criteria_enable = PRM_GET(create_flow_group_in, match_criteria_enable, c->in);
     memcpy(g->criteria, PRM_PTR(create_flow_group_in, match_criteria, c->in),
            MLX5_MATCH_PARAM_BYTES);
-    if (!mlx5_table_alloc(&fw->flow_group, g, &g->id)) {
-        g_free(g);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    st = mlx5_cmd_add(c, &fw->flow_group, g, &g->id);
+    if (st == MLX5_CMD_STAT_OK) {
+        PRM_SET(create_flow_group_out, group_id, c->out, g->id);
     }
-    c->obj = g->id;
-    PRM_SET(create_flow_group_out, group_id, c->out, g->id);
-    return MLX5_CMD_STAT_OK;
+    return st;
+}
+
+/* The group `gid` of table `ft`; NULL if there is none (or it is of
+ * another table). */
+static Mlx5FlowGroup *fg_get(Mlx5Fw *fw, const Mlx5FlowTable *ft, uint32_t gid)
+{
+    Mlx5FlowGroup *g = mlx5_table_get(&fw->flow_group, gid);
+
+    return g && g->table_id == ft->id ? g : NULL;
 }
 
 unsigned cmd_destroy_flow_group(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    unsigned st, type = PRM_GET(destroy_flow_group_in, table_type, c->in);
+    unsigned st;
+    Mlx5FlowTable *ft = ft_cmd_table(fw, c, &st);
     uint32_t gid = PRM_GET(destroy_flow_group_in, group_id, c->in);
-    Mlx5FlowTable *ft;
     Mlx5FlowGroup *g;
 
-    FT_HDR_CHECK(destroy_flow_group_in);
-    c->obj = gid;
-    ft = ft_lookup(fw, c, type, PRM_GET(destroy_flow_group_in, table_id, c->in), &st);
     if (!ft) {
         return st;
     }
-    g = mlx5_table_get(&fw->flow_group, gid);
-    if (!g || g->table_id != ft->id) {
-        return CMD_FAIL(c, BAD_RES, BAD_FLOW_GROUP);
+    g = mlx5_cmd_find(c, fg_get(fw, ft, gid), gid, MLX5_SYND_BAD_FLOW_GROUP, &st);
+    if (!g) {
+        return st;
     }
     for (uint32_t i = g->start; i <= g->end; i++) {
         if (mlx5_table_get(&ft->ftes, i)) {
             return CMD_FAIL(c, BAD_RES_STATE, TABLE_IN_USE);
         }
     }
-    mlx5_table_remove(&fw->flow_group, gid);
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_remove(c, &fw->flow_group, gid, MLX5_SYND_BAD_FLOW_GROUP);
 }
 
 static bool fte_dest_ok(Mlx5Fw *fw, const Mlx5FlowDest *d)
@@ -292,22 +307,20 @@ static unsigned fte_parse_dests(Mlx5Fw *fw, Mlx5Cmd *c, uint64_t fc, Mlx5Fte *e)
 
 unsigned cmd_set_fte(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    unsigned st, type = PRM_GET(set_fte_in, table_type, c->in);
     uint32_t index = PRM_GET(set_fte_in, flow_index, c->in);
     uint64_t fc = PRM_BYTE_OFF(set_fte_in, flow_context);
     const uint8_t *ctx = c->in + fc;
-    Mlx5FlowTable *ft;
+    unsigned st;
+    Mlx5FlowTable *ft = ft_cmd_table(fw, c, &st);
     Mlx5FlowGroup *g;
     Mlx5Fte *e;
 
-    FT_HDR_CHECK(set_fte_in);
-    ft = ft_lookup(fw, c, type, PRM_GET(set_fte_in, table_id, c->in), &st);
     if (!ft) {
         return st;
     }
     c->obj = index;
-    g = mlx5_table_get(&fw->flow_group, PRM_GET(flow_context, group_id, ctx));
-    if (!g || g->table_id != ft->id) {
+    g = fg_get(fw, ft, PRM_GET(flow_context, group_id, ctx));
+    if (!g) {
         return CMD_FAIL(c, BAD_PARAM, BAD_FLOW_GROUP);
     }
     if (index < g->start || index > g->end) {
@@ -342,18 +355,9 @@ unsigned cmd_set_fte(Mlx5Fw *fw, Mlx5Cmd *c)
 
 unsigned cmd_delete_fte(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    unsigned st, type = PRM_GET(delete_fte_in, table_type, c->in);
-    uint32_t index = PRM_GET(delete_fte_in, flow_index, c->in);
-    Mlx5FlowTable *ft;
+    unsigned st;
+    Mlx5FlowTable *ft = ft_cmd_table(fw, c, &st);
 
-    FT_HDR_CHECK(delete_fte_in);
-    c->obj = index;
-    ft = ft_lookup(fw, c, type, PRM_GET(delete_fte_in, table_id, c->in), &st);
-    if (!ft) {
-        return st;
-    }
-    if (!mlx5_table_remove(&ft->ftes, index)) {
-        return CMD_FAIL(c, BAD_RES, BAD_FLOW_INDEX);
-    }
-    return MLX5_CMD_STAT_OK;
+    return ft ? mlx5_cmd_remove(c, &ft->ftes, PRM_GET(delete_fte_in, flow_index, c->in),
+                                MLX5_SYND_BAD_FLOW_INDEX) : st;
 }

@@ -88,20 +88,34 @@ void mlx5_mcg_qp_gone(Mlx5Fw *fw, uint32_t qpn)
     g_hash_table_foreach_remove(fw->mcg, mcg_qp_leaves, GUINT_TO_POINTER(qpn));
 }
 
+/* What ATTACH_TO_MCG and DETACH_FROM_MCG name (at the same places,
+ * mlx5_ifc.h): a QP and a GID, and the GID's group if it has one. */
+typedef struct McgCmd {
+    uint32_t qpn;
+    const uint8_t *gid;
+    GArray *group;
+} McgCmd;
+MLX5_SAME_FIELD(attach_to_mcg_in, qpn, detach_from_mcg_in, qpn)
+MLX5_SAME_FIELD(attach_to_mcg_in, multicast_gid, detach_from_mcg_in, multicast_gid)
+
 /* The QP exists and is UD (the only service multicast serves, IBA 10.5),
  * the GID is a multicast one. */
-static unsigned mcg_check(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t qpn, const uint8_t *gid)
+static unsigned mcg_cmd(Mlx5Fw *fw, Mlx5Cmd *c, McgCmd *m)
 {
-    Mlx5Qp *qp = mlx5_qp_get(fw, qpn);
+    unsigned st;
+    Mlx5Qp *qp;
 
-    c->obj = qpn;
+    m->qpn = PRM_GET(attach_to_mcg_in, qpn, c->in);
+    m->gid = PRM_PTR(attach_to_mcg_in, multicast_gid, c->in);
+    m->group = mcg_group(fw, m->gid);
+    qp = mlx5_cmd_find(c, mlx5_qp_get(fw, m->qpn), m->qpn, MLX5_SYND_BAD_QP, &st);
     if (!qp) {
-        return CMD_FAIL(c, BAD_RES, BAD_QP);
+        return st;
     }
     if (qp->st != MLX5_QP_ST_UD) {
         return CMD_FAIL(c, BAD_PARAM, QP_TYPE);
     }
-    if (!mlx5_gid_is_multicast(gid)) {
+    if (!mlx5_gid_is_multicast(m->gid)) {
         return CMD_FAIL(c, BAD_PARAM, NOT_MULTICAST);
     }
     return MLX5_CMD_STAT_OK;
@@ -109,47 +123,43 @@ static unsigned mcg_check(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t qpn, const uint8_t *g
 
 unsigned cmd_attach_to_mcg(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    uint32_t qpn = PRM_GET(attach_to_mcg_in, qpn, c->in);
-    const uint8_t *gid = PRM_PTR(attach_to_mcg_in, multicast_gid, c->in);
-    unsigned st = mcg_check(fw, c, qpn, gid);
-    GArray *group = mcg_group(fw, gid);
+    McgCmd m;
+    unsigned st = mcg_cmd(fw, c, &m);
 
-    if (st != MLX5_CMD_STAT_OK || mcg_find(group, qpn) >= 0) {
+    if (st != MLX5_CMD_STAT_OK || mcg_find(m.group, m.qpn) >= 0) {
         return st;                      /* attached already: nothing to do */
     }
-    if ((!group && g_hash_table_size(fw->mcg) >=
-                   1u << MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_mcg)) ||
-        (group && group->len >= MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_mcg))) {
+    if ((!m.group && g_hash_table_size(fw->mcg) >=
+                     1u << MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_mcg)) ||
+        (m.group && m.group->len >= MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_mcg))) {
         return CMD_FAIL(c, NO_RES, NO_RESOURCE);
     }
-    if (!group) {
-        group = g_array_new(false, false, sizeof(uint32_t));
-        g_hash_table_insert(fw->mcg, g_bytes_new(gid, 16), group);
+    if (!m.group) {
+        m.group = g_array_new(false, false, sizeof(uint32_t));
+        g_hash_table_insert(fw->mcg, g_bytes_new(m.gid, 16), m.group);
     }
-    g_array_append_val(group, qpn);
-    mlx5emu_trace_mcg_attach(qpn, prm_be32(gid), prm_be32(gid + 12), group->len);
+    g_array_append_val(m.group, m.qpn);
+    mlx5emu_trace_mcg_attach(m.qpn, prm_be32(m.gid), prm_be32(m.gid + 12), m.group->len);
     return MLX5_CMD_STAT_OK;
 }
 
 unsigned cmd_detach_from_mcg(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    uint32_t qpn = PRM_GET(detach_from_mcg_in, qpn, c->in);
-    const uint8_t *gid = PRM_PTR(detach_from_mcg_in, multicast_gid, c->in);
-    unsigned st = mcg_check(fw, c, qpn, gid);
-    GArray *group = mcg_group(fw, gid);
+    McgCmd m;
+    unsigned st = mcg_cmd(fw, c, &m);
     int i;
 
     if (st != MLX5_CMD_STAT_OK) {
         return st;
     }
-    i = mcg_find(group, qpn);
+    i = mcg_find(m.group, m.qpn);
     if (i < 0) {
         return CMD_FAIL(c, BAD_PARAM, NOT_ATTACHED);
     }
-    if (mcg_leave(group, (guint)i)) {
-        g_autoptr(GBytes) key = g_bytes_new_static(gid, 16);
+    if (mcg_leave(m.group, (guint)i)) {
+        g_autoptr(GBytes) key = g_bytes_new_static(m.gid, 16);
         g_hash_table_remove(fw->mcg, key);
     }
-    mlx5emu_trace_mcg_detach(qpn, prm_be32(gid), prm_be32(gid + 12));
+    mlx5emu_trace_mcg_detach(m.qpn, prm_be32(m.gid), prm_be32(m.gid + 12));
     return MLX5_CMD_STAT_OK;
 }

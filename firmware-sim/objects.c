@@ -1,5 +1,8 @@
-/* Object tables: see objects.h. */
+/* Object tables and context fields: see objects.h. */
+#include <string.h>
+
 #include "objects.h"
+#include "prm.h"
 
 void mlx5_table_init(Mlx5Table *t, const char *name, uint32_t min_id,
                      uint32_t max_id, GDestroyNotify destroy)
@@ -82,4 +85,55 @@ unsigned mlx5_table_clear(Mlx5Table *t)
     g_hash_table_remove_all(t->objs);
     t->next = t->min_id;
     return n;
+}
+
+/* A row's member, as wide as the object holds it. */
+static uint64_t member_get(const void *obj, const Mlx5CtxField *f)
+{
+    const uint8_t *p = (const uint8_t *)obj + f->member;
+    uint8_t v8;
+    uint16_t v16;
+    uint32_t v32;
+    uint64_t v64;
+
+    switch (f->size) {
+    case 1: memcpy(&v8, p, 1); return v8;
+    case 2: memcpy(&v16, p, 2); return v16;
+    case 4: memcpy(&v32, p, 4); return v32;
+    default: memcpy(&v64, p, 8); return v64;
+    }
+}
+
+static void member_set(void *obj, const Mlx5CtxField *f, uint64_t v)
+{
+    uint8_t *p = (uint8_t *)obj + f->member;
+    uint8_t v8 = (uint8_t)v;
+    uint16_t v16 = (uint16_t)v;
+    uint32_t v32 = (uint32_t)v;
+
+    switch (f->size) {
+    case 1: memcpy(p, &v8, 1); break;
+    case 2: memcpy(p, &v16, 2); break;
+    case 4: memcpy(p, &v32, 4); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+void mlx5_ctx_load(void *obj, const uint8_t *ctx, const Mlx5CtxField *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].dir & MLX5_CTX_IN) {
+            member_set(obj, &f[i], prm_get_bits(ctx, f[i].off, f[i].width) + f[i].bias);
+        }
+    }
+}
+
+void mlx5_ctx_store(uint8_t *ctx, const void *obj, const Mlx5CtxField *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].dir & MLX5_CTX_OUT) {
+            uint64_t v = f[i].get ? f[i].get(obj) : member_get(obj, &f[i]) - f[i].bias;
+            prm_set_bits(ctx, f[i].off, f[i].width, v);
+        }
+    }
 }

@@ -10,12 +10,20 @@
  * is not handed out again at once: a stale id from the guest finds nothing
  * rather than somebody else's object.  Tables own their objects: removing
  * an id or clearing the table frees it with the table's destructor.
+ *
+ * What an object keeps of the PRM context the driver created it with, and
+ * what its QUERY command reports back, is declared as rows of context
+ * fields (Mlx5CtxField): a field of the context and the member of the
+ * object that holds it.  CREATE loads the rows marked MLX5_CTX_IN, QUERY
+ * stores those marked MLX5_CTX_OUT (the counters and ring geometry the
+ * device keeps are reported, not taken from the driver).
  */
 #ifndef MLX5EMU_OBJECTS_H
 #define MLX5EMU_OBJECTS_H
 
 #include <glib.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct Mlx5Table {
@@ -40,5 +48,28 @@ unsigned mlx5_table_count(const Mlx5Table *t);
 void mlx5_table_foreach(const Mlx5Table *t, void (*fn)(void *obj, void *user), void *user);
 /* Free everything; returns how many objects were freed. */
 unsigned mlx5_table_clear(Mlx5Table *t);
+
+enum { MLX5_CTX_IN = 1, MLX5_CTX_OUT = 2, MLX5_CTX_INOUT = 3 };
+
+/* Bits [off, off + width) of a context hold the unsigned (or bool) member
+ * `size` bytes at byte `member` of the object, less `bias`: what the PRM
+ * leaves out of a log size (log_page_size counts from 4 KiB pages, a
+ * receive log stride from 16 bytes).  A row with `get` (MLX5_CTX_STATE)
+ * is only reported, as `get` encodes what the object keeps in its own
+ * terms (cqc.st from a CQ's arm state). */
+typedef struct Mlx5CtxField {
+    uint16_t off, width;
+    uint16_t member;
+    uint8_t size, bias, dir;    /* dir: MLX5_CTX_IN, _OUT or both */
+    uint64_t (*get)(const void *obj);
+} Mlx5CtxField;
+#define MLX5_CTX_FIELD(off, width, type, m, bias, dir) \
+    { (off), (width), offsetof(type, m), sizeof(((type *)0)->m), (bias), (dir), NULL }
+#define MLX5_CTX_STATE(off, width, get) { (off), (width), 0, 0, 0, MLX5_CTX_OUT, (get) }
+
+/* CREATE: the object's members from the context (rows with MLX5_CTX_IN). */
+void mlx5_ctx_load(void *obj, const uint8_t *ctx, const Mlx5CtxField *f, size_t n);
+/* QUERY: the context from the object's members (rows with MLX5_CTX_OUT). */
+void mlx5_ctx_store(uint8_t *ctx, const void *obj, const Mlx5CtxField *f, size_t n);
 
 #endif

@@ -240,12 +240,7 @@ unsigned cmd_create_qp(Mlx5Fw *fw, Mlx5Cmd *c)
         return CMD_FAIL(c, BAD_PARAM, NO_UMEM);
     }
     qp = qp_new(qpc);
-    st = qp_rings(fw, c, qpc, qp);
-    if (st != MLX5_CMD_STAT_OK) {
-        mlx5_queue_destroy(qp);
-        return st;
-    }
-    st = mlx5_cmd_add(c, &fw->wq, qp, &qp->num);
+    st = mlx5_cmd_add_built(c, qp_rings(fw, c, qpc, qp), &fw->wq, qp, &qp->num);
     if (st != MLX5_CMD_STAT_OK) {
         return st;
     }
@@ -261,11 +256,11 @@ unsigned cmd_create_qp(Mlx5Fw *fw, Mlx5Cmd *c)
 unsigned cmd_destroy_qp(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t qpn = PRM_GET(destroy_qp_in, qpn, c->in);
-    Mlx5Qp *qp = mlx5_qp_get(fw, qpn);
+    unsigned st;
+    Mlx5Qp *qp = mlx5_cmd_find(c, mlx5_qp_get(fw, qpn), qpn, MLX5_SYND_BAD_QP, &st);
 
-    c->obj = qpn;
     if (!qp) {
-        return CMD_FAIL(c, BAD_RES, BAD_QP);
+        return st;
     }
     mlx5_mcg_qp_gone(fw, qpn);
     if (fw->dp_ops) {
@@ -274,20 +269,25 @@ unsigned cmd_destroy_qp(Mlx5Fw *fw, Mlx5Cmd *c)
     return mlx5_cmd_remove(c, &fw->wq, qpn, MLX5_SYND_BAD_QP);
 }
 
+/* What QUERY_QP reports over the context the driver established: the
+ * state and the queues' counters, which are the device's. */
+#define QPC_DEVICE_(f, m) \
+    MLX5_CTX_FIELD(PRM_OFF(qpc, f), PRM_W(qpc, f), Mlx5Qp, m, 0, MLX5_CTX_OUT)
+static const Mlx5CtxField qpc_device_fields[] = {
+    QPC_DEVICE_(state, state), QPC_DEVICE_(hw_sq_wqebb_counter, sq.hw_counter),
+    QPC_DEVICE_(hw_rq_counter, rq.hw_counter),
+};
+
 unsigned cmd_query_qp(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Qp *qp = mlx5_qp_get(fw, PRM_GET(query_qp_in, qpn, c->in));
+    uint32_t qpn = PRM_GET(query_qp_in, qpn, c->in);
+    Mlx5Qp *qp = mlx5_qp_get(fw, qpn);
     uint8_t *qpc = PRM_PTR(query_qp_out, qpc, c->out);
 
-    c->obj = PRM_GET(query_qp_in, qpn, c->in);
-    if (!qp) {
-        return CMD_FAIL(c, BAD_RES, BAD_QP);
+    if (qp) {
+        memcpy(qpc, qp->qpc, PRM_BYTES(qpc));
     }
-    memcpy(qpc, qp->qpc, PRM_BYTES(qpc));
-    PRM_SET(qpc, state, qpc, qp->state);
-    PRM_SET(qpc, hw_sq_wqebb_counter, qpc, qp->sq.hw_counter & 0xffff);
-    PRM_SET(qpc, hw_rq_counter, qpc, qp->rq.hw_counter);
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_query(c, qp, qpn, MLX5_SYND_BAD_QP, qpc, MLX5_CTX_FIELDS(qpc_device_fields));
 }
 
 /* --- the state machine ------------------------------------------------- */
@@ -338,11 +338,11 @@ static unsigned qp_modify(Mlx5Fw *fw, Mlx5Cmd *c, const QpTransition *t)
     uint32_t qpn = PRM_GET(rst2init_qp_in, qpn, c->in);
     uint32_t optpar = has_ctx ? PRM_GET(rst2init_qp_in, opt_param_mask, c->in) : 0;
     const uint8_t *in_qpc = PRM_PTR(rst2init_qp_in, qpc, c->in);
-    Mlx5Qp *qp = mlx5_qp_get(fw, qpn);
+    unsigned st;
+    Mlx5Qp *qp = mlx5_cmd_find(c, mlx5_qp_get(fw, qpn), qpn, MLX5_SYND_BAD_QP, &st);
 
-    c->obj = qpn;
     if (!qp) {
-        return CMD_FAIL(c, BAD_RES, BAD_QP);
+        return st;
     }
     if (t->from != QP_ANY && qp->state != t->from) {
         return CMD_FAIL(c, BAD_RES_STATE, BAD_QP_STATE);

@@ -12,42 +12,20 @@
 
 typedef struct Mlx5Res { uint32_t id; } Mlx5Res;
 
-static unsigned res_alloc(Mlx5Table *t, Mlx5Cmd *c, uint32_t *id)
-{
-    Mlx5Res *r = g_new0(Mlx5Res, 1);
-
-    if (!mlx5_table_alloc(t, r, &r->id)) {
-        g_free(r);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
-    }
-    *id = c->obj = r->id;
-    return MLX5_CMD_STAT_OK;
-}
-
-static unsigned res_free(Mlx5Table *t, Mlx5Cmd *c, uint32_t id, uint32_t synd)
-{
-    c->obj = id;
-    if (!mlx5_table_remove(t, id)) {
-        c->syndrome = synd;
-        return MLX5_CMD_STAT_BAD_RES;
-    }
-    return MLX5_CMD_STAT_OK;
-}
-
 #define RES_ALLOC_CMD(fn, table, layout, field) \
 unsigned fn(Mlx5Fw *fw, Mlx5Cmd *c) \
 { \
-    uint32_t id; \
-    unsigned st = res_alloc(&fw->table, c, &id); \
+    Mlx5Res *r = g_new0(Mlx5Res, 1); \
+    unsigned st = mlx5_cmd_add(c, &fw->table, r, &r->id); \
     if (st == MLX5_CMD_STAT_OK) { \
-        PRM_SET(layout, field, c->out, id); \
+        PRM_SET(layout, field, c->out, c->obj); \
     } \
     return st; \
 }
 #define RES_FREE_CMD(fn, table, layout, field, synd) \
 unsigned fn(Mlx5Fw *fw, Mlx5Cmd *c) \
 { \
-    return res_free(&fw->table, c, PRM_GET(layout, field, c->in), MLX5_SYND_##synd); \
+    return mlx5_cmd_remove(c, &fw->table, PRM_GET(layout, field, c->in), MLX5_SYND_##synd); \
 }
 
 RES_ALLOC_CMD(cmd_alloc_uar, uar, alloc_uar_out, uar)
@@ -61,17 +39,19 @@ RES_FREE_CMD(cmd_dealloc_xrcd, xrcd, dealloc_xrcd_in, xrcd, BAD_ID)
 
 unsigned cmd_alloc_q_counter(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5QCounter *q = g_new0(Mlx5QCounter, 1);
     uint32_t max = MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_cnt);
+    Mlx5QCounter *q;
+    unsigned st;
 
-    if (mlx5_table_count(&fw->q_counter) >= max ||
-        !mlx5_table_alloc(&fw->q_counter, q, &q->id)) {
-        g_free(q);
+    if (mlx5_table_count(&fw->q_counter) >= max) {
         return CMD_FAIL(c, NO_RES, NO_RESOURCE);
     }
-    c->obj = q->id;
-    PRM_SET(alloc_q_counter_out, counter_set_id, c->out, q->id);
-    return MLX5_CMD_STAT_OK;
+    q = g_new0(Mlx5QCounter, 1);
+    st = mlx5_cmd_add(c, &fw->q_counter, q, &q->id);
+    if (st == MLX5_CMD_STAT_OK) {
+        PRM_SET(alloc_q_counter_out, counter_set_id, c->out, q->id);
+    }
+    return st;
 }
 
 RES_FREE_CMD(cmd_dealloc_q_counter, q_counter, dealloc_q_counter_in, counter_set_id, BAD_ID)
@@ -79,11 +59,12 @@ RES_FREE_CMD(cmd_dealloc_q_counter, q_counter, dealloc_q_counter_in, counter_set
 unsigned cmd_query_q_counter(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t id = PRM_GET(query_q_counter_in, counter_set_id, c->in);
-    Mlx5QCounter *q = mlx5_table_get(&fw->q_counter, id);
+    unsigned st;
+    Mlx5QCounter *q = mlx5_cmd_find(c, mlx5_table_get(&fw->q_counter, id), id, MLX5_SYND_BAD_ID,
+                                    &st);
 
-    c->obj = id;
     if (!q) {
-        return CMD_FAIL(c, BAD_RES, BAD_ID);
+        return st;
     }
 #define QCNT_OUT(name) PRM_SET(query_q_counter_out, name, c->out, q->count[MLX5_QCNT_##name]);
     MLX5_Q_COUNTERS(QCNT_OUT)
@@ -189,6 +170,36 @@ static unsigned mkey_load_mtt(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mk
     return MLX5_CMD_STAT_OK;
 }
 
+/* mkc's access mode, split in two fields, and the key's capacity in
+ * 16-byte units of two entries. */
+static uint64_t mkc_access_mode_1_0(const void *mk)
+{
+    return ((const Mlx5Mkey *)mk)->access_mode & 3;
+}
+
+static uint64_t mkc_access_mode_4_2(const void *mk)
+{
+    return ((const Mlx5Mkey *)mk)->access_mode >> 2;
+}
+
+static uint64_t mkc_translations_octword_size(const void *mk)
+{
+    return ((const Mlx5Mkey *)mk)->mtt_cap / 2;
+}
+
+/* What a key keeps of its mkc, and QUERY_MKEY reports. */
+#define MKC_(f, m) MLX5_CTX_FIELD(PRM_OFF(mkc, f), PRM_W(mkc, f), Mlx5Mkey, m, 0, MLX5_CTX_INOUT)
+#define MKC_STATE_(f) MLX5_CTX_STATE(PRM_OFF(mkc, f), PRM_W(mkc, f), mkc_##f)
+static const Mlx5CtxField mkc_fields[] = {
+    MKC_(mkey_7_0, key8), MKC_(pd, pd), MKC_(qpn, qpn),
+    MKC_(free, free), MKC_(umr_en, umr_en), MKC_(en_rinval, en_rinval),
+    MKC_(lr, lr), MKC_(lw, lw), MKC_(rr, rr), MKC_(rw, rw), MKC_(a, a),
+    MKC_(length64, length64), MKC_(start_addr, start_addr), MKC_(len, len),
+    MKC_(log_page_size, log_page_size),
+    MKC_STATE_(access_mode_1_0), MKC_STATE_(access_mode_4_2),
+    MKC_STATE_(translations_octword_size),
+};
+
 unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *mkc = PRM_PTR(create_mkey_in, memory_key_mkey_entry, c->in);
@@ -209,32 +220,14 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
         return CMD_FAIL(c, BAD_PARAM, BAD_PD);
     }
     mk = g_new0(Mlx5Mkey, 1);
-    mk->key8 = PRM_GET(mkc, mkey_7_0, mkc);
-    mk->pd = PRM_GET(mkc, pd, mkc);
     mk->access_mode = mode;
-    mk->free = PRM_GET(mkc, free, mkc);
-    mk->umr_en = PRM_GET(mkc, umr_en, mkc);
-    mk->en_rinval = PRM_GET(mkc, en_rinval, mkc);
-    mk->lr = PRM_GET(mkc, lr, mkc);
-    mk->lw = PRM_GET(mkc, lw, mkc);
-    mk->rr = PRM_GET(mkc, rr, mkc);
-    mk->rw = PRM_GET(mkc, rw, mkc);
-    mk->a = PRM_GET(mkc, a, mkc);
-    mk->length64 = PRM_GET(mkc, length64, mkc);
-    mk->start_addr = PRM_GET(mkc, start_addr, mkc);
-    mk->len = PRM_GET(mkc, len, mkc);
-    mk->qpn = PRM_GET(mkc, qpn, mkc);
-    mk->log_page_size = PRM_GET(mkc, log_page_size, mkc);
+    mlx5_ctx_load(mk, mkc, MLX5_CTX_FIELDS(mkc_fields));
     if (mode == MLX5_MKC_ACCESS_MODE_MTT) {
         st = mkey_load_mtt(fw, c, mkc, mk);
     }
+    st = mlx5_cmd_add_built(c, st, &fw->mkey, mk, &mk->index);
     if (st != MLX5_CMD_STAT_OK) {
-        mlx5_mkey_destroy(mk);
         return st;
-    }
-    if (!mlx5_table_alloc(&fw->mkey, mk, &mk->index)) {
-        mlx5_mkey_destroy(mk);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
     }
     c->obj = mk->index << 8 | mk->key8;
     PRM_SET(create_mkey_out, mkey_index, c->out, mk->index);
@@ -245,37 +238,15 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
 
 unsigned cmd_destroy_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    return res_free(&fw->mkey, c, PRM_GET(destroy_mkey_in, mkey_index, c->in),
-                    MLX5_SYND_BAD_MKEY);
+    return mlx5_cmd_remove(c, &fw->mkey, PRM_GET(destroy_mkey_in, mkey_index, c->in),
+                           MLX5_SYND_BAD_MKEY);
 }
 
 unsigned cmd_query_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t idx = PRM_GET(query_mkey_in, mkey_index, c->in);
-    Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, idx);
-    uint8_t *mkc = PRM_PTR(query_mkey_out, memory_key_mkey_entry, c->out);
 
-    c->obj = idx;
-    if (!mk) {
-        return CMD_FAIL(c, BAD_RES, BAD_MKEY);
-    }
-    PRM_SET(mkc, free, mkc, mk->free);
-    PRM_SET(mkc, umr_en, mkc, mk->umr_en);
-    PRM_SET(mkc, en_rinval, mkc, mk->en_rinval);
-    PRM_SET(mkc, log_page_size, mkc, mk->log_page_size);
-    PRM_SET(mkc, translations_octword_size, mkc, mk->mtt_cap / 2);
-    PRM_SET(mkc, access_mode_1_0, mkc, mk->access_mode & 3);
-    PRM_SET(mkc, access_mode_4_2, mkc, mk->access_mode >> 2);
-    PRM_SET(mkc, lr, mkc, mk->lr);
-    PRM_SET(mkc, lw, mkc, mk->lw);
-    PRM_SET(mkc, rr, mkc, mk->rr);
-    PRM_SET(mkc, rw, mkc, mk->rw);
-    PRM_SET(mkc, a, mkc, mk->a);
-    PRM_SET(mkc, qpn, mkc, mk->qpn);
-    PRM_SET(mkc, mkey_7_0, mkc, mk->key8);
-    PRM_SET(mkc, length64, mkc, mk->length64);
-    PRM_SET(mkc, pd, mkc, mk->pd);
-    PRM_SET(mkc, start_addr, mkc, mk->start_addr);
-    PRM_SET(mkc, len, mkc, mk->len);
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_query(c, mlx5_table_get(&fw->mkey, idx), idx, MLX5_SYND_BAD_MKEY,
+                          PRM_PTR(query_mkey_out, memory_key_mkey_entry, c->out),
+                          MLX5_CTX_FIELDS(mkc_fields));
 }

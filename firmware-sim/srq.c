@@ -29,68 +29,114 @@ static Mlx5Srq *srq_get(Mlx5Fw *fw, uint32_t num, Mlx5SrqKind kind)
     return s && s->kind == kind ? s : NULL;
 }
 
-static const char *srq_kind_name(Mlx5SrqKind k)
-{
-    return k == MLX5_SRQ_XRC ? "XRC_SRQ" : k == MLX5_SRQ_RMP ? "RMP" : "SRQ";
-}
+/* srqc and xrc_srqc place their common fields alike, and the SRQ and XRC
+ * SRQ commands their context and page list (mlx5_ifc.h): the srqc rows
+ * serve both kinds.  Every kind's commands put the number where the SRQ
+ * commands do. */
+#define SRQC_AS_XRC_(f, xf) MLX5_SAME_FIELD(srqc, f, xrc_srqc, xf)
+SRQC_AS_XRC_(log_srq_size, log_xrc_srq_size) SRQC_AS_XRC_(log_rq_stride, log_rq_stride)
+SRQC_AS_XRC_(log_page_size, log_page_size) SRQC_AS_XRC_(page_offset, page_offset)
+SRQC_AS_XRC_(pd, pd) SRQC_AS_XRC_(cqn, cqn) SRQC_AS_XRC_(xrcd, xrcd) SRQC_AS_XRC_(lwm, lwm)
+SRQC_AS_XRC_(wqe_cnt, wqe_cnt)
+_Static_assert(PRM_OFF(srqc, dbr_addr) == PRM_OFF(xrc_srqc, db_record_addr_h) &&
+               PRM_OFF(srqc, dbr_addr) + 62 == PRM_OFF(xrc_srqc, db_record_addr_l) +
+               PRM_W(xrc_srqc, db_record_addr_l), "xrc_srqc.db_record_addr is bits 63:2");
+MLX5_SAME_FIELD(create_srq_in, srq_context_entry, create_xrc_srq_in, xrc_srq_context_entry)
+MLX5_SAME_FIELD(create_srq_in, pas, create_xrc_srq_in, pas)
+#define SRQ_NUM_AS_(L, f, xl, xf, rl, rf) \
+    MLX5_SAME_FIELD(L, f, xl, xf) MLX5_SAME_FIELD(L, f, rl, rf)
+SRQ_NUM_AS_(create_srq_out, srqn, create_xrc_srq_out, xrc_srqn, create_rmp_out, rmpn)
+SRQ_NUM_AS_(destroy_srq_in, srqn, destroy_xrc_srq_in, xrc_srqn, destroy_rmp_in, rmpn)
+SRQ_NUM_AS_(query_srq_in, srqn, query_xrc_srq_in, xrc_srqn, query_rmp_in, rmpn)
 
-/* The geometry every kind has: ring size and stride within the caps, a
- * page list that covers the ring, an allocated PD. */
-typedef struct SrqGeometry {
-    uint32_t log_size, log_stride, log_page, page_offset, pd;
-    const uint8_t *pas;
-} SrqGeometry;
+/* What an SRQ keeps of its context, and QUERY reports: the ring
+ * geometry (page_offset in the context's units until the ring is built),
+ * the references, the watermark, the doorbell record. */
+#define SRQC_(f, m, bias, dir) \
+    MLX5_CTX_FIELD(PRM_OFF(srqc, f), PRM_W(srqc, f), Mlx5Srq, m, bias, MLX5_CTX_##dir)
+#define RMPC_WQ_(f, m, bias, dir) \
+    MLX5_CTX_FIELD(PRM_OFF(rmpc, wq) + PRM_OFF(wq, f), PRM_W(wq, f), Mlx5Srq, m, bias, \
+                   MLX5_CTX_##dir)
+static const Mlx5CtxField srqc_fields[] = {
+    /* XRC SRQs only (srq_kinds skips it for basic SRQs): srqc has none. */
+    MLX5_CTX_FIELD(PRM_OFF(xrc_srqc, user_index), PRM_W(xrc_srqc, user_index), Mlx5Srq,
+                   user_index, 0, MLX5_CTX_INOUT),
+    SRQC_(log_srq_size, ring.log_size, 0, INOUT), SRQC_(log_rq_stride, ring.log_stride, 4, INOUT),
+    SRQC_(log_page_size, ring.log_page_size, 12, INOUT),
+    SRQC_(page_offset, ring.page_offset, 0, IN),
+    SRQC_(pd, pd, 0, INOUT), SRQC_(cqn, cqn, 0, INOUT), SRQC_(xrcd, xrcd, 0, INOUT),
+    SRQC_(lwm, lwm, 0, INOUT), SRQC_(wqe_cnt, hw_counter, 0, OUT),
+    SRQC_(dbr_addr, dbr_addr, 0, INOUT),
+};
+static const Mlx5CtxField rmpc_fields[] = {
+    MLX5_CTX_FIELD(PRM_OFF(rmpc, state), PRM_W(rmpc, state), Mlx5Srq, state, 0, MLX5_CTX_INOUT),
+    RMPC_WQ_(log_wq_sz, ring.log_size, 0, INOUT),
+    RMPC_WQ_(log_wq_stride, ring.log_stride, 0, INOUT),
+    RMPC_WQ_(log_wq_pg_sz, ring.log_page_size, 12, INOUT),
+    RMPC_WQ_(page_offset, ring.page_offset, 0, IN), RMPC_WQ_(pd, pd, 0, INOUT),
+    RMPC_WQ_(lwm, lwm, 0, INOUT), RMPC_WQ_(hw_counter, hw_counter, 0, OUT),
+    RMPC_WQ_(dbr_addr, dbr_addr, 0, INOUT),
+};
 
-static unsigned srq_build(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5Srq *s, const SrqGeometry *g)
+/* What tells the kinds apart: their name in traces, their context's
+ * fields and what of the doorbell address that context holds. */
+static const struct SrqKindInfo {
+    const char *name;
+    const Mlx5CtxField *f;
+    size_t n;
+    uint64_t dbr_mask;          /* xrc_srqc has no bits 1:0 (db_record_addr_l) */
+} srq_kinds[] = {
+    [MLX5_SRQ_BASIC] = { "SRQ", srqc_fields + 1, G_N_ELEMENTS(srqc_fields) - 1, ~0ull },
+    [MLX5_SRQ_XRC] = { "XRC_SRQ", MLX5_CTX_FIELDS(srqc_fields), ~3ull },
+    [MLX5_SRQ_RMP] = { "RMP", MLX5_CTX_FIELDS(rmpc_fields), ~0ull },
+};
+
+/* The ring the context asked for (s->ring as loaded) within the caps, a
+ * page list at `pas` that covers it, an allocated PD. */
+static unsigned srq_build(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5Srq *s, const uint8_t *pas)
 {
+    Mlx5Ring want = s->ring;
     uint32_t max_wqe = MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_wqe_sz_rq);
 
-    if (g->log_size > MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_srq_sz)) {
+    if (want.log_size > MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_srq_sz)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
     }
-    if (g->log_stride < 4 || (1u << g->log_stride) > max_wqe) {
+    if (want.log_stride < 4 || (1u << want.log_stride) > max_wqe) {
         return CMD_FAIL(c, BAD_PARAM, BAD_STRIDE);
     }
-    if (g->log_page < 12 || g->log_page > 30) {
+    if (want.log_page_size < 12 || want.log_page_size > 30) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
     }
-    if (!mlx5_table_get(&fw->pd, g->pd)) {
+    if (!mlx5_table_get(&fw->pd, s->pd)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PD);
     }
-    s->pd = g->pd;
-    if (!mlx5_ring_init(&s->ring, g->pas, c->inlen - (uint64_t)(g->pas - c->in), g->log_size,
-                        g->log_stride, g->log_page, g->page_offset)) {
+    if (!mlx5_ring_init(&s->ring, pas, c->inlen - (uint64_t)(pas - c->in), want.log_size,
+                        want.log_stride, want.log_page_size,
+                        mlx5_page_offset_bytes(want.page_offset, want.log_page_size))) {
         return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
     }
     return MLX5_CMD_STAT_OK;
 }
 
-static unsigned srq_insert(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5Srq *s, const SrqGeometry *g)
+/* CREATE_SRQ, CREATE_XRC_SRQ, CREATE_RMP, once the kind's own checks
+ * passed: a new SRQ from context `ctx`, its ring in the page list at `pas`. */
+static unsigned srq_create(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5SrqKind kind, const uint8_t *ctx,
+                           const uint8_t *pas)
 {
-    unsigned st = srq_build(fw, c, s, g);
+    const struct SrqKindInfo *k = &srq_kinds[kind];
+    Mlx5Srq *s = g_new0(Mlx5Srq, 1);
+    unsigned st;
 
-    if (st != MLX5_CMD_STAT_OK) {
-        mlx5_srq_destroy(s);
-        return st;
+    s->kind = kind;
+    s->state = MLX5_RQC_STATE_RDY;              /* an RMP's comes in rmpc */
+    mlx5_ctx_load(s, ctx, k->f, k->n);
+    s->dbr_addr &= k->dbr_mask;
+    st = mlx5_cmd_add_built(c, srq_build(fw, c, s, pas), &fw->srq, s, &s->num);
+    if (st == MLX5_CMD_STAT_OK) {
+        PRM_SET(create_srq_out, srqn, c->out, s->num);
+        mlx5emu_trace_srq_create(k->name, s->num, s->cqn, s->ring.log_size, s->ring.log_stride);
     }
-    if (!mlx5_table_alloc(&fw->srq, s, &s->num)) {
-        mlx5_srq_destroy(s);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
-    }
-    c->obj = s->num;
-    mlx5emu_trace_srq_create(srq_kind_name(s->kind), s->num, s->cqn, s->ring.log_size,
-                             s->ring.log_stride);
-    return MLX5_CMD_STAT_OK;
-}
-
-static unsigned srq_destroy_cmd(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t num, Mlx5SrqKind kind)
-{
-    c->obj = num;
-    if (!srq_get(fw, num, kind)) {
-        return CMD_FAIL(c, BAD_RES, BAD_SRQ);
-    }
-    mlx5_table_remove(&fw->srq, num);
-    return MLX5_CMD_STAT_OK;
+    return st;
 }
 
 /* An optional CQ (basic SRQs name one only for XRC) must exist. */
@@ -99,105 +145,19 @@ static bool cq_ok(Mlx5Fw *fw, uint32_t cqn)
     return cqn == 0 || mlx5_table_get(&fw->cq, cqn);
 }
 
-/* --- CREATE_SRQ / DESTROY_SRQ / QUERY_SRQ / ARM_RQ (ISSI 0) ------------- */
-
 unsigned cmd_create_srq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *srqc = PRM_PTR(create_srq_in, srq_context_entry, c->in);
-    SrqGeometry g = {
-        .log_size = PRM_GET(srqc, log_srq_size, srqc),
-        .log_stride = PRM_GET(srqc, log_rq_stride, srqc) + 4,
-        .log_page = PRM_GET(srqc, log_page_size, srqc) + 12,
-        .page_offset = mlx5_page_offset_bytes(PRM_GET(srqc, page_offset, srqc),
-                                              PRM_GET(srqc, log_page_size, srqc) + 12),
-        .pd = PRM_GET(srqc, pd, srqc),
-        .pas = PRM_PTR(create_srq_in, pas, c->in),
-    };
-    Mlx5Srq *s;
-    unsigned st;
 
     if (!cq_ok(fw, PRM_GET(srqc, cqn, srqc))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_CQ);
     }
-    s = g_new0(Mlx5Srq, 1);
-    s->kind = MLX5_SRQ_BASIC;
-    s->state = MLX5_RQC_STATE_RDY;
-    s->cqn = PRM_GET(srqc, cqn, srqc);
-    s->xrcd = PRM_GET(srqc, xrcd, srqc);
-    s->lwm = PRM_GET(srqc, lwm, srqc);
-    s->dbr_addr = PRM_GET(srqc, dbr_addr, srqc);
-    st = srq_insert(fw, c, s, &g);
-    if (st == MLX5_CMD_STAT_OK) {
-        PRM_SET(create_srq_out, srqn, c->out, c->obj);
-    }
-    return st;
+    return srq_create(fw, c, MLX5_SRQ_BASIC, srqc, PRM_PTR(create_srq_in, pas, c->in));
 }
-
-unsigned cmd_destroy_srq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    return srq_destroy_cmd(fw, c, PRM_GET(destroy_srq_in, srqn, c->in), MLX5_SRQ_BASIC);
-}
-
-unsigned cmd_query_srq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    Mlx5Srq *s = srq_get(fw, PRM_GET(query_srq_in, srqn, c->in), MLX5_SRQ_BASIC);
-    uint8_t *srqc = PRM_PTR(query_srq_out, srq_context_entry, c->out);
-
-    c->obj = PRM_GET(query_srq_in, srqn, c->in);
-    if (!s) {
-        return CMD_FAIL(c, BAD_RES, BAD_SRQ);
-    }
-    PRM_SET(srqc, log_srq_size, srqc, s->ring.log_size);
-    PRM_SET(srqc, log_rq_stride, srqc, s->ring.log_stride - 4);
-    PRM_SET(srqc, log_page_size, srqc, s->ring.log_page_size - 12);
-    PRM_SET(srqc, pd, srqc, s->pd);
-    PRM_SET(srqc, cqn, srqc, s->cqn);
-    PRM_SET(srqc, xrcd, srqc, s->xrcd);
-    PRM_SET(srqc, lwm, srqc, s->lwm);
-    PRM_SET(srqc, wqe_cnt, srqc, s->hw_counter & 0xffff);
-    PRM_SET(srqc, dbr_addr, srqc, s->dbr_addr);
-    return MLX5_CMD_STAT_OK;
-}
-
-/* ARM_RQ and ARM_XRC_SRQ (op_mod 1, SRQ): set the limit watermark of `s`
- * (number `num`); the SRQ limit event fires when fewer WQEs than lwm remain
- * (hw-rdma/rq.c; mlx5_ib srq_cmd.c arm_srq_cmd, arm_xrc_srq_cmd). */
-static unsigned srq_arm(Mlx5Cmd *c, Mlx5Srq *s, uint32_t num, uint16_t lwm)
-{
-    c->obj = num;
-    if (c->op_mod != 1) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
-    }
-    if (!s) {
-        return CMD_FAIL(c, BAD_RES, BAD_SRQ);
-    }
-    s->lwm = lwm;
-    return MLX5_CMD_STAT_OK;
-}
-
-unsigned cmd_arm_rq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    uint32_t num = PRM_GET(arm_rq_in, srq_number, c->in);
-
-    return srq_arm(c, mlx5_table_get(&fw->srq, num), num, PRM_GET(arm_rq_in, lwm, c->in));
-}
-
-/* --- CREATE_XRC_SRQ / DESTROY_XRC_SRQ / QUERY_XRC_SRQ ------------------- */
 
 unsigned cmd_create_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *x = PRM_PTR(create_xrc_srq_in, xrc_srq_context_entry, c->in);
-    SrqGeometry g = {
-        .log_size = PRM_GET(xrc_srqc, log_xrc_srq_size, x),
-        .log_stride = PRM_GET(xrc_srqc, log_rq_stride, x) + 4,
-        .log_page = PRM_GET(xrc_srqc, log_page_size, x) + 12,
-        .page_offset = mlx5_page_offset_bytes(PRM_GET(xrc_srqc, page_offset, x),
-                                              PRM_GET(xrc_srqc, log_page_size, x) + 12),
-        .pd = PRM_GET(xrc_srqc, pd, x),
-        .pas = PRM_PTR(create_xrc_srq_in, pas, c->in),
-    };
-    Mlx5Srq *s;
-    unsigned st;
 
     if (PRM_GET(create_xrc_srq_in, xrc_srq_umem_valid, c->in) ||
         PRM_GET(xrc_srqc, dbr_umem_valid, x)) {
@@ -209,48 +169,71 @@ unsigned cmd_create_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
     if (!mlx5_table_get(&fw->cq, PRM_GET(xrc_srqc, cqn, x))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_CQ);
     }
-    s = g_new0(Mlx5Srq, 1);
-    s->kind = MLX5_SRQ_XRC;
-    s->state = MLX5_RQC_STATE_RDY;
-    s->cqn = PRM_GET(xrc_srqc, cqn, x);
-    s->xrcd = PRM_GET(xrc_srqc, xrcd, x);
-    s->user_index = PRM_GET(xrc_srqc, user_index, x);
-    s->lwm = PRM_GET(xrc_srqc, lwm, x);
-    s->dbr_addr = (uint64_t)PRM_GET(xrc_srqc, db_record_addr_h, x) << 32 |
-                  PRM_GET(xrc_srqc, db_record_addr_l, x) << 2;
-    st = srq_insert(fw, c, s, &g);
-    if (st == MLX5_CMD_STAT_OK) {
-        PRM_SET(create_xrc_srq_out, xrc_srqn, c->out, c->obj);
+    return srq_create(fw, c, MLX5_SRQ_XRC, x, PRM_PTR(create_xrc_srq_in, pas, c->in));
+}
+
+unsigned cmd_create_rmp(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    const uint8_t *rmpc = PRM_PTR(create_rmp_in, ctx, c->in);
+
+    if (PRM_GET(rmpc, state, rmpc) > MLX5_RQC_STATE_RDY) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_STATE_TRANS);
+    }
+    return srq_create(fw, c, MLX5_SRQ_RMP, rmpc, PRM_PTR(wq, pas, PRM_PTR(rmpc, wq, rmpc)));
+}
+
+/* DESTROY_SRQ, DESTROY_XRC_SRQ, DESTROY_RMP: number `num` of that kind. */
+static unsigned srq_destroy_cmd(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t num, Mlx5SrqKind kind)
+{
+    return mlx5_cmd_remove_found(c, &fw->srq, srq_get(fw, num, kind), num, MLX5_SYND_BAD_SRQ);
+}
+
+/* QUERY_SRQ, QUERY_XRC_SRQ, QUERY_RMP: the kind's context at `ctx`. */
+static unsigned srq_query(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5SrqKind kind, uint8_t *ctx)
+{
+    uint32_t num = PRM_GET(query_srq_in, srqn, c->in);
+    const struct SrqKindInfo *k = &srq_kinds[kind];
+
+    return mlx5_cmd_query(c, srq_get(fw, num, kind), num, MLX5_SYND_BAD_SRQ, ctx, k->f, k->n);
+}
+
+/* The destroy and query commands of each kind: they differ in the kind
+ * and where the query's output puts the context. */
+#define SRQ_KIND_CMDS_(name, kind, query_out, ctx) \
+    unsigned cmd_destroy_##name(Mlx5Fw *fw, Mlx5Cmd *c) \
+    { \
+        return srq_destroy_cmd(fw, c, PRM_GET(destroy_srq_in, srqn, c->in), kind); \
+    } \
+    unsigned cmd_query_##name(Mlx5Fw *fw, Mlx5Cmd *c) \
+    { \
+        return srq_query(fw, c, kind, PRM_PTR(query_out, ctx, c->out)); \
+    }
+SRQ_KIND_CMDS_(srq, MLX5_SRQ_BASIC, query_srq_out, srq_context_entry)
+SRQ_KIND_CMDS_(xrc_srq, MLX5_SRQ_XRC, query_xrc_srq_out, xrc_srq_context_entry)
+SRQ_KIND_CMDS_(rmp, MLX5_SRQ_RMP, query_rmp_out, rmp_context)
+
+/* ARM_RQ and ARM_XRC_SRQ (op_mod 1, SRQ): set the limit watermark of `s`
+ * (number `num`); the SRQ limit event fires when fewer WQEs than lwm remain
+ * (hw-rdma/rq.c; mlx5_ib srq_cmd.c arm_srq_cmd, arm_xrc_srq_cmd). */
+static unsigned srq_arm(Mlx5Cmd *c, Mlx5Srq *s, uint32_t num, uint16_t lwm)
+{
+    unsigned st;
+
+    if (c->op_mod != 1) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
+    }
+    if (mlx5_cmd_find(c, s, num, MLX5_SYND_BAD_SRQ, &st)) {
+        s->lwm = lwm;
     }
     return st;
 }
 
-unsigned cmd_destroy_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
+/* ARM_RQ: the ISSI 0 way to ibv_modify_srq, any kind. */
+unsigned cmd_arm_rq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    return srq_destroy_cmd(fw, c, PRM_GET(destroy_xrc_srq_in, xrc_srqn, c->in), MLX5_SRQ_XRC);
-}
+    uint32_t num = PRM_GET(arm_rq_in, srq_number, c->in);
 
-unsigned cmd_query_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    Mlx5Srq *s = srq_get(fw, PRM_GET(query_xrc_srq_in, xrc_srqn, c->in), MLX5_SRQ_XRC);
-    uint8_t *x = PRM_PTR(query_xrc_srq_out, xrc_srq_context_entry, c->out);
-
-    c->obj = PRM_GET(query_xrc_srq_in, xrc_srqn, c->in);
-    if (!s) {
-        return CMD_FAIL(c, BAD_RES, BAD_SRQ);
-    }
-    PRM_SET(xrc_srqc, log_xrc_srq_size, x, s->ring.log_size);
-    PRM_SET(xrc_srqc, log_rq_stride, x, s->ring.log_stride - 4);
-    PRM_SET(xrc_srqc, log_page_size, x, s->ring.log_page_size - 12);
-    PRM_SET(xrc_srqc, pd, x, s->pd);
-    PRM_SET(xrc_srqc, cqn, x, s->cqn);
-    PRM_SET(xrc_srqc, xrcd, x, s->xrcd);
-    PRM_SET(xrc_srqc, user_index, x, s->user_index);
-    PRM_SET(xrc_srqc, lwm, x, s->lwm);
-    PRM_SET(xrc_srqc, wqe_cnt, x, s->hw_counter & 0xffff);
-    PRM_SET(xrc_srqc, db_record_addr_h, x, s->dbr_addr >> 32);
-    PRM_SET(xrc_srqc, db_record_addr_l, x, (s->dbr_addr & 0xffffffff) >> 2);
-    return MLX5_CMD_STAT_OK;
+    return srq_arm(c, mlx5_table_get(&fw->srq, num), num, PRM_GET(arm_rq_in, lwm, c->in));
 }
 
 /* ARM_XRC_SRQ: the ISSI 1 way to ibv_modify_srq an XRC SRQ. */
@@ -261,84 +244,24 @@ unsigned cmd_arm_xrc_srq(Mlx5Fw *fw, Mlx5Cmd *c)
     return srq_arm(c, srq_get(fw, num, MLX5_SRQ_XRC), num, PRM_GET(arm_xrc_srq_in, lwm, c->in));
 }
 
-/* --- CREATE_RMP / MODIFY_RMP / DESTROY_RMP / QUERY_RMP ------------------ */
-
-unsigned cmd_create_rmp(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    const uint8_t *rmpc = PRM_PTR(create_rmp_in, ctx, c->in);
-    const uint8_t *wqc = PRM_PTR(rmpc, wq, rmpc);
-    SrqGeometry g = {
-        .log_size = PRM_GET(wq, log_wq_sz, wqc),
-        .log_stride = PRM_GET(wq, log_wq_stride, wqc),
-        .log_page = PRM_GET(wq, log_wq_pg_sz, wqc) + 12,
-        .page_offset = mlx5_page_offset_bytes(PRM_GET(wq, page_offset, wqc),
-                                              PRM_GET(wq, log_wq_pg_sz, wqc) + 12),
-        .pd = PRM_GET(wq, pd, wqc),
-        .pas = PRM_PTR(wq, pas, wqc),
-    };
-    Mlx5Srq *s;
-    unsigned st;
-
-    if (PRM_GET(rmpc, state, rmpc) > MLX5_RQC_STATE_RDY) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_STATE_TRANS);
-    }
-    s = g_new0(Mlx5Srq, 1);
-    s->kind = MLX5_SRQ_RMP;
-    s->state = PRM_GET(rmpc, state, rmpc);
-    s->lwm = PRM_GET(wq, lwm, wqc);
-    s->dbr_addr = PRM_GET(wq, dbr_addr, wqc);
-    st = srq_insert(fw, c, s, &g);
-    if (st == MLX5_CMD_STAT_OK) {
-        PRM_SET(create_rmp_out, rmpn, c->out, c->obj);
-    }
-    return st;
-}
-
 /* MODIFY_RMP: the state (RST <-> RDY) and, with bitmask bit 0, lwm
  * (mlx5_ib srq_cmd.c arm_rmp_cmd). */
 unsigned cmd_modify_rmp(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Srq *s = srq_get(fw, PRM_GET(modify_rmp_in, rmpn, c->in), MLX5_SRQ_RMP);
+    uint32_t num = PRM_GET(modify_rmp_in, rmpn, c->in);
     const uint8_t *rmpc = PRM_PTR(modify_rmp_in, ctx, c->in);
-    const uint8_t *wqc = PRM_PTR(rmpc, wq, rmpc);
-    unsigned to = PRM_GET(rmpc, state, rmpc);
+    unsigned st, to = PRM_GET(rmpc, state, rmpc);
+    Mlx5Srq *s = mlx5_cmd_find(c, srq_get(fw, num, MLX5_SRQ_RMP), num, MLX5_SYND_BAD_SRQ, &st);
 
-    c->obj = PRM_GET(modify_rmp_in, rmpn, c->in);
     if (!s) {
-        return CMD_FAIL(c, BAD_RES, BAD_SRQ);
+        return st;
     }
     if (PRM_GET(modify_rmp_in, rmp_state, c->in) != s->state || to > MLX5_RQC_STATE_RDY) {
         return CMD_FAIL(c, BAD_RES_STATE, BAD_STATE_TRANS);
     }
     s->state = to;
     if (PRM_GET(modify_rmp_in, bitmask, c->in) & 1) {
-        s->lwm = PRM_GET(wq, lwm, wqc);
+        s->lwm = PRM_GET(wq, lwm, PRM_PTR(rmpc, wq, rmpc));
     }
-    return MLX5_CMD_STAT_OK;
-}
-
-unsigned cmd_destroy_rmp(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    return srq_destroy_cmd(fw, c, PRM_GET(destroy_rmp_in, rmpn, c->in), MLX5_SRQ_RMP);
-}
-
-unsigned cmd_query_rmp(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    Mlx5Srq *s = srq_get(fw, PRM_GET(query_rmp_in, rmpn, c->in), MLX5_SRQ_RMP);
-    uint8_t *rmpc = PRM_PTR(query_rmp_out, rmp_context, c->out);
-    uint8_t *wqc = PRM_PTR(rmpc, wq, rmpc);
-
-    c->obj = PRM_GET(query_rmp_in, rmpn, c->in);
-    if (!s) {
-        return CMD_FAIL(c, BAD_RES, BAD_SRQ);
-    }
-    PRM_SET(rmpc, state, rmpc, s->state);
-    PRM_SET(wq, pd, wqc, s->pd);
-    PRM_SET(wq, dbr_addr, wqc, s->dbr_addr);
-    PRM_SET(wq, lwm, wqc, s->lwm);
-    PRM_SET(wq, hw_counter, wqc, s->hw_counter);
-    PRM_SET(wq, log_wq_stride, wqc, s->ring.log_stride);
-    PRM_SET(wq, log_wq_pg_sz, wqc, s->ring.log_page_size - 12);
-    PRM_SET(wq, log_wq_sz, wqc, s->ring.log_size);
     return MLX5_CMD_STAT_OK;
 }

@@ -14,6 +14,33 @@ void mlx5_rqt_destroy(gpointer p)
     g_free(rqt);
 }
 
+/* The three kinds' commands place the object number and the modify
+ * bitmask alike (mlx5_ifc.h), so the TIS layouts read all three. */
+MLX5_SAME_FIELD(create_tis_out, tisn, create_tir_out, tirn)
+MLX5_SAME_FIELD(create_tis_out, tisn, create_rqt_out, rqtn)
+MLX5_SAME_FIELD(modify_tis_in, tisn, modify_tir_in, tirn)
+MLX5_SAME_FIELD(modify_tis_in, tisn, modify_rqt_in, rqtn)
+
+/* CREATE_TIS, CREATE_TIR, CREATE_RQT: the new object, whose building
+ * answered `st`, gets its number (or is freed). */
+static unsigned tr_add(Mlx5Cmd *c, unsigned st, Mlx5Table *t, void *obj, uint32_t *id)
+{
+    st = mlx5_cmd_add_built(c, st, t, obj, id);
+    if (st == MLX5_CMD_STAT_OK) {
+        PRM_SET(create_tis_out, tisn, c->out, *id);
+    }
+    return st;
+}
+
+/* MODIFY_TIS, MODIFY_TIR, MODIFY_RQT: the object of table `t` the command
+ * names; NULL (*st: BAD_RES with `synd`) if there is none. */
+static void *tr_modified(Mlx5Cmd *c, Mlx5Table *t, uint32_t synd, unsigned *st)
+{
+    uint32_t id = PRM_GET(modify_tis_in, tisn, c->in);
+
+    return mlx5_cmd_find(c, mlx5_table_get(t, id), id, synd, st);
+}
+
 /* --- TIS ------------------------------------------------------------ */
 
 unsigned cmd_create_tis(Mlx5Fw *fw, Mlx5Cmd *c)
@@ -27,46 +54,32 @@ unsigned cmd_create_tis(Mlx5Fw *fw, Mlx5Cmd *c)
     t = g_new0(Mlx5Tis, 1);
     t->td = PRM_GET(tisc, transport_domain, ctx);
     t->prio = PRM_GET(tisc, prio, ctx);
-    if (!mlx5_table_alloc(&fw->tis, t, &t->tisn)) {
-        g_free(t);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
-    }
-    c->obj = t->tisn;
-    PRM_SET(create_tis_out, tisn, c->out, t->tisn);
-    return MLX5_CMD_STAT_OK;
+    return tr_add(c, MLX5_CMD_STAT_OK, &fw->tis, t, &t->tisn);
 }
 
 unsigned cmd_modify_tis(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Tis *t = mlx5_table_get(&fw->tis, PRM_GET(modify_tis_in, tisn, c->in));
-    const uint8_t *ctx = PRM_PTR(modify_tis_in, ctx, c->in);
-    const uint8_t *mask = PRM_PTR(modify_tis_in, bitmask, c->in);
+    unsigned st;
+    Mlx5Tis *t = tr_modified(c, &fw->tis, MLX5_SYND_BAD_TIS, &st);
 
-    c->obj = PRM_GET(modify_tis_in, tisn, c->in);
-    if (!t) {
-        return CMD_FAIL(c, BAD_RES, BAD_TIS);
+    if (t && PRM_GET(modify_tis_bitmask, prio, PRM_PTR(modify_tis_in, bitmask, c->in))) {
+        t->prio = PRM_GET(tisc, prio, PRM_PTR(modify_tis_in, ctx, c->in));
     }
-    if (PRM_GET(modify_tis_bitmask, prio, mask)) {
-        t->prio = PRM_GET(tisc, prio, ctx);
-    }
-    return MLX5_CMD_STAT_OK;
+    return st;
 }
 
 unsigned cmd_destroy_tis(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    c->obj = PRM_GET(destroy_tis_in, tisn, c->in);
-    if (!mlx5_table_remove(&fw->tis, c->obj)) {
-        return CMD_FAIL(c, BAD_RES, BAD_TIS);
-    }
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_remove(c, &fw->tis, PRM_GET(destroy_tis_in, tisn, c->in), MLX5_SYND_BAD_TIS);
 }
 
 /* --- TIR ------------------------------------------------------------ */
 
 enum { MLX5_TIRC_DISP_TYPE_DIRECT = 0, MLX5_TIRC_DISP_TYPE_INDIRECT = 1 };
 
-static unsigned tir_apply(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5Tir *t, const uint8_t *ctx,
-                          bool hash, bool self_lb)
+/* What CREATE_TIR sets and MODIFY_TIR may change: the RSS hash and the
+ * self-loopback block. */
+static void tir_apply(Mlx5Tir *t, const uint8_t *ctx, bool hash, bool self_lb)
 {
     if (hash) {
         t->rx_hash_fn = PRM_GET(tirc, rx_hash_fn, ctx);
@@ -78,15 +91,12 @@ static unsigned tir_apply(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5Tir *t, const uint8_t *ctx
     if (self_lb) {
         t->self_lb_block = PRM_GET(tirc, self_lb_block, ctx);
     }
-    (void)fw; (void)c;
-    return MLX5_CMD_STAT_OK;
 }
 
-unsigned cmd_create_tir(Mlx5Fw *fw, Mlx5Cmd *c)
+/* A new TIR's transport domain and its destination: one RQ, or an RQT. */
+static unsigned tir_check_refs(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *ctx)
 {
-    const uint8_t *ctx = PRM_PTR(create_tir_in, ctx, c->in);
     uint8_t disp = PRM_GET(tirc, disp_type, ctx);
-    Mlx5Tir *t;
 
     if (!mlx5_table_get(&fw->td, PRM_GET(tirc, transport_domain, ctx))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_TD);
@@ -102,42 +112,38 @@ unsigned cmd_create_tir(Mlx5Fw *fw, Mlx5Cmd *c)
     } else {
         return CMD_FAIL(c, BAD_PARAM, BAD_DEST);
     }
-    t = g_new0(Mlx5Tir, 1);
+    return MLX5_CMD_STAT_OK;
+}
+
+unsigned cmd_create_tir(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    const uint8_t *ctx = PRM_PTR(create_tir_in, ctx, c->in);
+    Mlx5Tir *t = g_new0(Mlx5Tir, 1);
+
     t->td = PRM_GET(tirc, transport_domain, ctx);
-    t->disp_type = disp;
+    t->disp_type = PRM_GET(tirc, disp_type, ctx);
     t->inline_rqn = PRM_GET(tirc, inline_rqn, ctx);
     t->indirect_table = PRM_GET(tirc, indirect_table, ctx);
-    tir_apply(fw, c, t, ctx, true, true);
-    if (!mlx5_table_alloc(&fw->tir, t, &t->tirn)) {
-        g_free(t);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
-    }
-    c->obj = t->tirn;
-    PRM_SET(create_tir_out, tirn, c->out, t->tirn);
-    return MLX5_CMD_STAT_OK;
+    tir_apply(t, ctx, true, true);
+    return tr_add(c, tir_check_refs(fw, c, ctx), &fw->tir, t, &t->tirn);
 }
 
 unsigned cmd_modify_tir(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Tir *t = mlx5_table_get(&fw->tir, PRM_GET(modify_tir_in, tirn, c->in));
     const uint8_t *mask = PRM_PTR(modify_tir_in, bitmask, c->in);
+    unsigned st;
+    Mlx5Tir *t = tr_modified(c, &fw->tir, MLX5_SYND_BAD_ID, &st);
 
-    c->obj = PRM_GET(modify_tir_in, tirn, c->in);
-    if (!t) {
-        return CMD_FAIL(c, BAD_RES, BAD_ID);
+    if (t) {
+        tir_apply(t, PRM_PTR(modify_tir_in, ctx, c->in), PRM_GET(modify_tir_bitmask, hash, mask),
+                  PRM_GET(modify_tir_bitmask, self_lb_en, mask));
     }
-    return tir_apply(fw, c, t, PRM_PTR(modify_tir_in, ctx, c->in),
-                     PRM_GET(modify_tir_bitmask, hash, mask),
-                     PRM_GET(modify_tir_bitmask, self_lb_en, mask));
+    return st;
 }
 
 unsigned cmd_destroy_tir(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    c->obj = PRM_GET(destroy_tir_in, tirn, c->in);
-    if (!mlx5_table_remove(&fw->tir, c->obj)) {
-        return CMD_FAIL(c, BAD_RES, BAD_ID);
-    }
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_remove(c, &fw->tir, PRM_GET(destroy_tir_in, tirn, c->in), MLX5_SYND_BAD_ID);
 }
 
 /* --- RQT ------------------------------------------------------------ */
@@ -174,40 +180,25 @@ unsigned cmd_create_rqt(Mlx5Fw *fw, Mlx5Cmd *c)
     uint32_t max = PRM_GET(rqtc, rqt_max_size, ctx);
     uint32_t cap = 1u << MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_rqt_size);
     Mlx5Rqt *r;
-    unsigned st;
 
     if (max == 0 || max > cap) {
         return CMD_FAIL(c, BAD_PARAM, BAD_RQT_SIZE);
     }
     r = g_new0(Mlx5Rqt, 1);
     r->max_size = max;
-    st = rqt_read_list(fw, c, ctx, max, &r->rqn, &r->actual_size);
-    if (st != MLX5_CMD_STAT_OK) {
-        g_free(r);
-        return st;
-    }
-    if (!mlx5_table_alloc(&fw->rqt, r, &r->rqtn)) {
-        mlx5_rqt_destroy(r);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
-    }
-    c->obj = r->rqtn;
-    PRM_SET(create_rqt_out, rqtn, c->out, r->rqtn);
-    return MLX5_CMD_STAT_OK;
+    return tr_add(c, rqt_read_list(fw, c, ctx, max, &r->rqn, &r->actual_size), &fw->rqt, r,
+                  &r->rqtn);
 }
 
 unsigned cmd_modify_rqt(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Rqt *r = mlx5_table_get(&fw->rqt, PRM_GET(modify_rqt_in, rqtn, c->in));
     const uint8_t *mask = PRM_PTR(modify_rqt_in, bitmask, c->in);
     uint32_t *list, n;
     unsigned st;
+    Mlx5Rqt *r = tr_modified(c, &fw->rqt, MLX5_SYND_BAD_RQT, &st);
 
-    c->obj = PRM_GET(modify_rqt_in, rqtn, c->in);
-    if (!r) {
-        return CMD_FAIL(c, BAD_RES, BAD_RQT);
-    }
-    if (!PRM_GET(rqt_bitmask, rqn_list, mask)) {
-        return MLX5_CMD_STAT_OK;
+    if (!r || !PRM_GET(rqt_bitmask, rqn_list, mask)) {
+        return st;
     }
     st = rqt_read_list(fw, c, PRM_PTR(modify_rqt_in, ctx, c->in), r->max_size, &list, &n);
     if (st == MLX5_CMD_STAT_OK) {
@@ -220,9 +211,5 @@ unsigned cmd_modify_rqt(Mlx5Fw *fw, Mlx5Cmd *c)
 
 unsigned cmd_destroy_rqt(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    c->obj = PRM_GET(destroy_rqt_in, rqtn, c->in);
-    if (!mlx5_table_remove(&fw->rqt, c->obj)) {
-        return CMD_FAIL(c, BAD_RES, BAD_RQT);
-    }
-    return MLX5_CMD_STAT_OK;
+    return mlx5_cmd_remove(c, &fw->rqt, PRM_GET(destroy_rqt_in, rqtn, c->in), MLX5_SYND_BAD_RQT);
 }

@@ -55,11 +55,56 @@ Mlx5Qp *mlx5_qp_get(const Mlx5Fw *fw, uint32_t num)
     return queue_get(fw, num, MLX5_QUEUE_QP);
 }
 
-/* The wq context both kinds carry (`wqc` points into the command): the
- * ring within the caps, its page list inside the command, the PD. */
+/* SQs and RQs: sqc and rqc, and the commands of the two kinds, place what
+ * they share alike (mlx5_ifc.h), so the SQ layouts read both. */
+MLX5_SAME_FIELD(sqc, state, rqc, state) MLX5_SAME_FIELD(sqc, user_index, rqc, user_index)
+MLX5_SAME_FIELD(sqc, cqn, rqc, cqn) MLX5_SAME_FIELD(sqc, wq, rqc, wq)
+MLX5_SAME_FIELD(create_sq_in, ctx, create_rq_in, ctx)
+MLX5_SAME_FIELD(create_sq_out, sqn, create_rq_out, rqn)
+MLX5_SAME_FIELD(modify_sq_in, sq_state, modify_rq_in, rq_state)
+MLX5_SAME_FIELD(modify_sq_in, ctx, modify_rq_in, ctx)
+MLX5_SAME_FIELD(destroy_sq_in, sqn, destroy_rq_in, rqn)
+MLX5_SAME_FIELD(query_sq_in, sqn, query_rq_in, rqn)
+MLX5_SAME_FIELD(query_sq_out, sq_context, query_rq_out, rq_context)
+
+/* sqc.tis_lst_sz: an SQ sends through one TIS or none. */
+static uint64_t sqc_tis_lst_sz(const void *q)
+{
+    return ((const Mlx5Sq *)q)->tisn ? 1 : 0;
+}
+
+/* What a queue of type T keeps of its context, its send or receive part
+ * being `q`: what sqc and rqc share, and the wq context (the ring's
+ * geometry and counter are the device's, reported only). */
+#define WQ_CTX_(T, f, m, bias, dir) \
+    MLX5_CTX_FIELD(PRM_OFF(sqc, f), PRM_W(sqc, f), T, m, bias, MLX5_CTX_##dir)
+#define WQ_WQ_(T, f, m, bias, dir) \
+    MLX5_CTX_FIELD(PRM_OFF(sqc, wq) + PRM_OFF(wq, f), PRM_W(wq, f), T, m, bias, MLX5_CTX_##dir)
+#define WQ_FIELDS_(T, q) \
+    WQ_CTX_(T, cqn, q.cqn, 0, INOUT), WQ_CTX_(T, user_index, q.user_index, 0, INOUT), \
+    WQ_WQ_(T, pd, q.pd, 0, INOUT), WQ_WQ_(T, dbr_addr, q.dbr_addr, 0, INOUT), \
+    WQ_WQ_(T, hw_counter, q.hw_counter, 0, OUT), WQ_WQ_(T, log_wq_sz, q.ring.log_size, 0, OUT), \
+    WQ_WQ_(T, log_wq_stride, q.ring.log_stride, 0, OUT), \
+    WQ_WQ_(T, log_wq_pg_sz, q.ring.log_page_size, 12, OUT)
+static const Mlx5CtxField sqc_fields[] = {
+    WQ_FIELDS_(Mlx5Sq, sq), WQ_CTX_(Mlx5Sq, state, sq.state, 0, INOUT),
+    MLX5_CTX_FIELD(PRM_OFF(sqc, tis_num_0), PRM_W(sqc, tis_num_0), Mlx5Sq, tisn, 0,
+                   MLX5_CTX_INOUT),
+    MLX5_CTX_FIELD(PRM_OFF(sqc, min_wqe_inline_mode), PRM_W(sqc, min_wqe_inline_mode), Mlx5Sq,
+                   min_wqe_inline_mode, 0, MLX5_CTX_IN),
+    MLX5_CTX_STATE(PRM_OFF(sqc, tis_lst_sz), PRM_W(sqc, tis_lst_sz), sqc_tis_lst_sz),
+};
+static const Mlx5CtxField rqc_fields[] = {
+    WQ_FIELDS_(Mlx5Rq, rq), WQ_CTX_(Mlx5Rq, state, state, 0, INOUT),
+    MLX5_CTX_FIELD(PRM_OFF(rqc, counter_set_id), PRM_W(rqc, counter_set_id), Mlx5Rq,
+                   counter_set_id, 0, MLX5_CTX_IN),
+    MLX5_CTX_FIELD(PRM_OFF(rqc, vsd), PRM_W(rqc, vsd), Mlx5Rq, vsd, 0, MLX5_CTX_IN),
+};
+
+/* The ring of the wq context `wqc` (inside the command) within the caps,
+ * its page list inside the command, the PD. */
 static unsigned wq_parse(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *wqc, Mlx5Ring *ring,
-                         uint32_t *pd, uint64_t *dbr_addr, unsigned min_stride,
-                         unsigned max_stride)
+                         unsigned min_stride, unsigned max_stride)
 {
     uint32_t log_sz = PRM_GET(wq, log_wq_sz, wqc);
     uint32_t stride = PRM_GET(wq, log_wq_stride, wqc);
@@ -80,8 +125,6 @@ static unsigned wq_parse(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *wqc, Mlx5Ring *r
     if (PRM_GET(wq, pd, wqc) && !mlx5_table_get(&fw->pd, PRM_GET(wq, pd, wqc))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PD);
     }
-    *pd = PRM_GET(wq, pd, wqc);
-    *dbr_addr = PRM_GET(wq, dbr_addr, wqc);
     if (!mlx5_ring_init(ring, pas, c->inlen - (uint64_t)(pas - c->in), log_sz, stride,
                         pg + 12, mlx5_page_offset_bytes(PRM_GET(wq, page_offset, wqc), pg + 12))) {
         return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
@@ -89,23 +132,98 @@ static unsigned wq_parse(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *wqc, Mlx5Ring *r
     return MLX5_CMD_STAT_OK;
 }
 
-/* A new SQ or RQ whose ring `wq_parse` filled (st: its answer) gets its
- * number; either way `q` is the table's or freed. */
-static unsigned wq_add(Mlx5Fw *fw, Mlx5Cmd *c, unsigned st, void *q, uint32_t cqn,
-                       const Mlx5Ring *ring)
+/* The references an SQ's context adds: at most one TIS, which exists. */
+static unsigned sq_check_tis(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *sqc)
 {
-    Mlx5QueueHead *h = q;
+    if (PRM_GET(sqc, tis_lst_sz, sqc) > 1 ||
+        (PRM_GET(sqc, tis_lst_sz, sqc) == 1 &&
+         !mlx5_table_get(&fw->tis, PRM_GET(sqc, tis_num_0, sqc)))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_TIS);
+    }
+    return MLX5_CMD_STAT_OK;
+}
 
+/* An RQ's: the Q counter its out-of-buffer drops count in, if any. */
+static unsigned rq_check_counter(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *rqc)
+{
+    uint32_t ctr = PRM_GET(rqc, counter_set_id, rqc);
+
+    if (ctr && !mlx5_table_get(&fw->q_counter, ctr)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_ID);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+/* What CREATE_SQ and CREATE_RQ differ in. */
+typedef struct WqKind {
+    const char *name;                   /* in traces */
+    uint8_t min_stride, max_stride;     /* log bytes per WQE */
+    unsigned (*check)(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *ctx);
+    const Mlx5CtxField *f;
+    size_t n;
+} WqKind;
+/* SQ: 64-byte WQEBBs; RQ: 16 bytes per scatter entry, up to max_wqe_sz_rq. */
+static const WqKind sq_kind = { "SQ", 6, 6, sq_check_tis, MLX5_CTX_FIELDS(sqc_fields) };
+static const WqKind rq_kind = { "RQ", 4, 9, rq_check_counter, MLX5_CTX_FIELDS(rqc_fields) };
+
+/* The new queue's CQ and what its kind names exist, and it starts in RST. */
+static unsigned wq_check_refs(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *ctx, const WqKind *k)
+{
+    unsigned st;
+
+    if (!mlx5_table_get(&fw->cq, PRM_GET(sqc, cqn, ctx))) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_CQ);
+    }
+    st = k->check(fw, c, ctx);
     if (st != MLX5_CMD_STAT_OK) {
-        mlx5_queue_destroy(q);
         return st;
     }
-    st = mlx5_cmd_add(c, &fw->wq, q, &h->num);
+    if (PRM_GET(sqc, state, ctx) != MLX5_RQC_STATE_RST) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_STATE_TRANS);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+/* CREATE_SQ / CREATE_RQ: the new queue `q` of kind `k`, its ring `ring`,
+ * from the command's context; either way `q` is the table's or freed. */
+static unsigned wq_create(Mlx5Fw *fw, Mlx5Cmd *c, const WqKind *k, void *q, Mlx5Ring *ring)
+{
+    const uint8_t *ctx = PRM_PTR(create_sq_in, ctx, c->in);
+    Mlx5QueueHead *h = q;
+    unsigned st = wq_check_refs(fw, c, ctx, k);
+
     if (st == MLX5_CMD_STAT_OK) {
-        mlx5emu_trace_wq_create(h->kind == MLX5_QUEUE_SQ ? "SQ" : "RQ", h->num, cqn,
-                                ring->log_size, ring->log_stride);
+        mlx5_ctx_load(q, ctx, k->f, k->n);
+        st = wq_parse(fw, c, PRM_PTR(sqc, wq, ctx), ring, k->min_stride, k->max_stride);
+    }
+    st = mlx5_cmd_add_built(c, st, &fw->wq, q, &h->num);
+    if (st == MLX5_CMD_STAT_OK) {
+        PRM_SET(create_sq_out, sqn, c->out, h->num);
+        mlx5emu_trace_wq_create(k->name, h->num, PRM_GET(sqc, cqn, ctx), ring->log_size,
+                                ring->log_stride);
     }
     return st;
+}
+
+unsigned cmd_create_sq(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    Mlx5Sq *q = g_new0(Mlx5Sq, 1);
+    unsigned st;
+
+    q->kind = MLX5_QUEUE_SQ;
+    st = wq_create(fw, c, &sq_kind, q, &q->sq.ring);
+    if (st == MLX5_CMD_STAT_OK) {
+        q->sq.num = q->num;
+    }
+    return st;
+}
+
+unsigned cmd_create_rq(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    Mlx5Rq *q = g_new0(Mlx5Rq, 1);
+
+    q->kind = MLX5_QUEUE_RQ;
+    return wq_create(fw, c, &rq_kind, q, &q->rq.ring);
 }
 
 /* PRM queue state machine for SQ and RQ (RST=0, RDY=1, ERR=3). */
@@ -122,11 +240,14 @@ static bool wq_transition_ok(unsigned from, unsigned to)
     return false;
 }
 
-/* MODIFY_SQ / MODIFY_RQ: `*state` is expected to be `cur`; RST starts the
- * device's counter over. */
+/* MODIFY_SQ / MODIFY_RQ: `*state` is expected to be the command's
+ * sq_state (rq_state); RST starts the device's counter over. */
 static unsigned wq_modify_state(Mlx5Cmd *c, const char *kind, uint8_t *state,
-                                uint32_t *hw_counter, unsigned cur, unsigned next)
+                                uint32_t *hw_counter)
 {
+    unsigned cur = PRM_GET(modify_sq_in, sq_state, c->in);
+    unsigned next = PRM_GET(sqc, state, PRM_PTR(modify_sq_in, ctx, c->in));
+
     if (*state != cur || !wq_transition_ok(cur, next)) {
         return CMD_FAIL(c, BAD_RES_STATE, BAD_STATE_TRANS);
     }
@@ -138,187 +259,41 @@ static unsigned wq_modify_state(Mlx5Cmd *c, const char *kind, uint8_t *state,
     return MLX5_CMD_STAT_OK;
 }
 
-static void wq_fill(uint8_t *wqc, uint32_t pd, uint64_t dbr_addr, const Mlx5Ring *ring,
-                    uint32_t hw_counter)
-{
-    PRM_SET(wq, pd, wqc, pd);
-    PRM_SET(wq, dbr_addr, wqc, dbr_addr);
-    PRM_SET(wq, hw_counter, wqc, hw_counter);
-    PRM_SET(wq, log_wq_stride, wqc, ring->log_stride);
-    PRM_SET(wq, log_wq_pg_sz, wqc, ring->log_page_size - 12);
-    PRM_SET(wq, log_wq_sz, wqc, ring->log_size);
-}
-
-/* --- SQ ------------------------------------------------------------- */
-
-static unsigned sq_check_refs(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *sqc)
-{
-    if (!mlx5_table_get(&fw->cq, PRM_GET(sqc, cqn, sqc))) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_CQ);
-    }
-    if (PRM_GET(sqc, tis_lst_sz, sqc) > 1 ||
-        (PRM_GET(sqc, tis_lst_sz, sqc) == 1 &&
-         !mlx5_table_get(&fw->tis, PRM_GET(sqc, tis_num_0, sqc)))) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_TIS);
-    }
-    if (PRM_GET(sqc, state, sqc) != MLX5_RQC_STATE_RST) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_STATE_TRANS);
-    }
-    return MLX5_CMD_STAT_OK;
-}
-
-unsigned cmd_create_sq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    const uint8_t *sqc = PRM_PTR(create_sq_in, ctx, c->in);
-    unsigned st = sq_check_refs(fw, c, sqc);
-    Mlx5Sq *q;
-
-    if (st != MLX5_CMD_STAT_OK) {
-        return st;
-    }
-    q = g_new0(Mlx5Sq, 1);
-    q->kind = MLX5_QUEUE_SQ;
-    q->sq.cqn = PRM_GET(sqc, cqn, sqc);
-    q->sq.state = MLX5_RQC_STATE_RST;
-    q->tisn = PRM_GET(sqc, tis_num_0, sqc);
-    q->sq.user_index = PRM_GET(sqc, user_index, sqc);
-    q->min_wqe_inline_mode = PRM_GET(sqc, min_wqe_inline_mode, sqc);
-    st = wq_parse(fw, c, PRM_PTR(sqc, wq, sqc), &q->sq.ring, &q->sq.pd, &q->sq.dbr_addr,
-                  6, 6);                                /* 64-byte WQEBBs */
-    st = wq_add(fw, c, st, q, q->sq.cqn, &q->sq.ring);
-    if (st == MLX5_CMD_STAT_OK) {
-        q->sq.num = q->num;
-        PRM_SET(create_sq_out, sqn, c->out, q->num);
-    }
-    return st;
-}
-
 unsigned cmd_modify_sq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Sq *q = mlx5_sq_get(fw, PRM_GET(modify_sq_in, sqn, c->in));
-    const uint8_t *sqc = PRM_PTR(modify_sq_in, ctx, c->in);
+    uint32_t sqn = PRM_GET(modify_sq_in, sqn, c->in);
+    unsigned st;
+    Mlx5Sq *q = mlx5_cmd_find(c, mlx5_sq_get(fw, sqn), sqn, MLX5_SYND_BAD_ID, &st);
 
-    c->obj = PRM_GET(modify_sq_in, sqn, c->in);
-    if (!q) {
-        return CMD_FAIL(c, BAD_RES, BAD_ID);
-    }
-    return wq_modify_state(c, "SQ", &q->sq.state, &q->sq.hw_counter,
-                           PRM_GET(modify_sq_in, sq_state, c->in), PRM_GET(sqc, state, sqc));
-}
-
-/* DESTROY_SQ / DESTROY_RQ: number `num` must be a queue of that kind. */
-static unsigned wq_destroy(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t num, Mlx5QueueKind kind,
-                           uint32_t synd)
-{
-    c->obj = num;
-    if (!queue_get(fw, num, kind)) {
-        return mlx5_cmd_fail(c, MLX5_CMD_STAT_BAD_RES, synd);
-    }
-    return mlx5_cmd_remove(c, &fw->wq, num, synd);
-}
-
-unsigned cmd_destroy_sq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    return wq_destroy(fw, c, PRM_GET(destroy_sq_in, sqn, c->in), MLX5_QUEUE_SQ,
-                      MLX5_SYND_BAD_ID);
-}
-
-unsigned cmd_query_sq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    Mlx5Sq *q = mlx5_sq_get(fw, PRM_GET(query_sq_in, sqn, c->in));
-    uint8_t *sqc = PRM_PTR(query_sq_out, sq_context, c->out);
-
-    c->obj = PRM_GET(query_sq_in, sqn, c->in);
-    if (!q) {
-        return CMD_FAIL(c, BAD_RES, BAD_ID);
-    }
-    PRM_SET(sqc, state, sqc, q->sq.state);
-    PRM_SET(sqc, cqn, sqc, q->sq.cqn);
-    PRM_SET(sqc, user_index, sqc, q->sq.user_index);
-    PRM_SET(sqc, tis_lst_sz, sqc, q->tisn ? 1 : 0);
-    PRM_SET(sqc, tis_num_0, sqc, q->tisn);
-    wq_fill(PRM_PTR(sqc, wq, sqc), q->sq.pd, q->sq.dbr_addr, &q->sq.ring, q->sq.hw_counter);
-    return MLX5_CMD_STAT_OK;
-}
-
-/* --- RQ ------------------------------------------------------------- */
-
-static unsigned rq_check_refs(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *rqc)
-{
-    uint32_t ctr = PRM_GET(rqc, counter_set_id, rqc);
-
-    if (!mlx5_table_get(&fw->cq, PRM_GET(rqc, cqn, rqc))) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_CQ);
-    }
-    if (ctr && !mlx5_table_get(&fw->q_counter, ctr)) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_ID);
-    }
-    if (PRM_GET(rqc, state, rqc) != MLX5_RQC_STATE_RST) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_STATE_TRANS);
-    }
-    return MLX5_CMD_STAT_OK;
-}
-
-unsigned cmd_create_rq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    const uint8_t *rqc = PRM_PTR(create_rq_in, ctx, c->in);
-    unsigned st = rq_check_refs(fw, c, rqc);
-    Mlx5Rq *q;
-
-    if (st != MLX5_CMD_STAT_OK) {
-        return st;
-    }
-    q = g_new0(Mlx5Rq, 1);
-    q->kind = MLX5_QUEUE_RQ;
-    q->state = MLX5_RQC_STATE_RST;
-    q->rq.cqn = PRM_GET(rqc, cqn, rqc);
-    q->counter_set_id = PRM_GET(rqc, counter_set_id, rqc);
-    q->vsd = PRM_GET(rqc, vsd, rqc);
-    q->rq.user_index = PRM_GET(rqc, user_index, rqc);
-    /* Receive WQEs: 16 bytes per scatter entry, up to max_wqe_sz_rq. */
-    st = wq_parse(fw, c, PRM_PTR(rqc, wq, rqc), &q->rq.ring, &q->rq.pd, &q->rq.dbr_addr, 4, 9);
-    st = wq_add(fw, c, st, q, q->rq.cqn, &q->rq.ring);
-    if (st == MLX5_CMD_STAT_OK) {
-        PRM_SET(create_rq_out, rqn, c->out, q->num);
-    }
-    return st;
+    return q ? wq_modify_state(c, "SQ", &q->sq.state, &q->sq.hw_counter) : st;
 }
 
 unsigned cmd_modify_rq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    Mlx5Rq *q = mlx5_rq_get(fw, PRM_GET(modify_rq_in, rqn, c->in));
-    const uint8_t *rqc = PRM_PTR(modify_rq_in, ctx, c->in);
+    uint32_t rqn = PRM_GET(modify_rq_in, rqn, c->in);
+    unsigned st;
+    Mlx5Rq *q = mlx5_cmd_find(c, mlx5_rq_get(fw, rqn), rqn, MLX5_SYND_BAD_RQ, &st);
 
-    c->obj = PRM_GET(modify_rq_in, rqn, c->in);
-    if (!q) {
-        return CMD_FAIL(c, BAD_RES, BAD_RQ);
-    }
     /* modify_bitmask bit 1: VSD (Linux mlx5e_modify_rq_vsd) */
-    if (PRM_GET(modify_rq_in, modify_bitmask, c->in) & 0x2) {
-        q->vsd = PRM_GET(rqc, vsd, rqc);
+    if (q && (PRM_GET(modify_rq_in, modify_bitmask, c->in) & 0x2)) {
+        q->vsd = PRM_GET(rqc, vsd, PRM_PTR(modify_rq_in, ctx, c->in));
     }
-    return wq_modify_state(c, "RQ", &q->state, &q->rq.hw_counter,
-                           PRM_GET(modify_rq_in, rq_state, c->in), PRM_GET(rqc, state, rqc));
+    return q ? wq_modify_state(c, "RQ", &q->state, &q->rq.hw_counter) : st;
 }
 
-unsigned cmd_destroy_rq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    return wq_destroy(fw, c, PRM_GET(destroy_rq_in, rqn, c->in), MLX5_QUEUE_RQ,
-                      MLX5_SYND_BAD_RQ);
-}
-
-unsigned cmd_query_rq(Mlx5Fw *fw, Mlx5Cmd *c)
-{
-    Mlx5Rq *q = mlx5_rq_get(fw, PRM_GET(query_rq_in, rqn, c->in));
-    uint8_t *rqc = PRM_PTR(query_rq_out, rq_context, c->out);
-
-    c->obj = PRM_GET(query_rq_in, rqn, c->in);
-    if (!q) {
-        return CMD_FAIL(c, BAD_RES, BAD_RQ);
+/* DESTROY_SQ / DESTROY_RQ and QUERY_SQ / QUERY_RQ: the number must be a
+ * queue of that kind (`get`); the syndrome says which was missing. */
+#define WQ_KIND_CMDS_(name, get, synd, fields) \
+    unsigned cmd_destroy_##name(Mlx5Fw *fw, Mlx5Cmd *c) \
+    { \
+        uint32_t num = PRM_GET(destroy_sq_in, sqn, c->in); \
+        return mlx5_cmd_remove_found(c, &fw->wq, get(fw, num), num, synd); \
+    } \
+    unsigned cmd_query_##name(Mlx5Fw *fw, Mlx5Cmd *c) \
+    { \
+        uint32_t num = PRM_GET(query_sq_in, sqn, c->in); \
+        return mlx5_cmd_query(c, get(fw, num), num, synd, \
+                              PRM_PTR(query_sq_out, sq_context, c->out), MLX5_CTX_FIELDS(fields)); \
     }
-    PRM_SET(rqc, state, rqc, q->state);
-    PRM_SET(rqc, cqn, rqc, q->rq.cqn);
-    PRM_SET(rqc, user_index, rqc, q->rq.user_index);
-    wq_fill(PRM_PTR(rqc, wq, rqc), q->rq.pd, q->rq.dbr_addr, &q->rq.ring, q->rq.hw_counter);
-    return MLX5_CMD_STAT_OK;
-}
+WQ_KIND_CMDS_(sq, mlx5_sq_get, MLX5_SYND_BAD_ID, sqc_fields)
+WQ_KIND_CMDS_(rq, mlx5_rq_get, MLX5_SYND_BAD_RQ, rqc_fields)
