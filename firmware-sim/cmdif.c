@@ -213,8 +213,9 @@ static void cmd_complete_slot(Mlx5Fw *fw, unsigned slot, bool event)
     mlx5_dma_write(fw, ent_addr + ENTRY_STATUS_OWN, &own, 1);
     if (event && fw->have_cmd_eq) {
         Mlx5Eq *eq = mlx5_table_get(&fw->eq, fw->cmd_eqn);
-        uint8_t data[28] = { 0 };
-        prm_put_be32(data, 1u << slot);
+        uint8_t data[EQE_DATA_BYTES] = { 0 };
+
+        prm_put_be32(data + EQE_CMD_VECTOR - EQE_DATA, 1u << slot);
         if (eq) {
             mlx5emu_trace_cmd_eqe(slot, eq->eqn);
             mlx5_eq_post(fw, eq, MLX5_EVENT_CMD, 0, data);

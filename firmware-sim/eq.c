@@ -106,7 +106,7 @@ static bool eq_wants(const Mlx5Eq *eq, uint8_t type)
 }
 
 void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
-                  const uint8_t data[28])
+                  const uint8_t data[EQE_DATA_BYTES])
 {
     uint8_t eqe[MLX5_EQE_BYTES] = { 0 };
     uint32_t nent = 1u << eq->ring.log_size;
@@ -123,9 +123,9 @@ void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
     if (!mlx5_ring_entry_addr(&eq->ring, eq->pi, &addr)) {
         return;
     }
-    eqe[0x01] = type;
-    eqe[0x03] = sub_type;
-    memcpy(eqe + 0x20, data, 28);
+    eqe[EQE_TYPE] = type;
+    eqe[EQE_SUB_TYPE] = sub_type;
+    memcpy(eqe + EQE_DATA, data, EQE_DATA_BYTES);
     /* Ordering point: the body before the owner byte. */
     if (mlx5_dma_write(fw, addr, eqe, MLX5_EQE_BYTES - 1) == 0) {
         uint8_t owner = (eq->pi >> eq->ring.log_size) & 1;
@@ -143,7 +143,7 @@ void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
 }
 
 void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
-                        const uint8_t data[28])
+                        const uint8_t data[EQE_DATA_BYTES])
 {
     GHashTableIter it;
     gpointer k, v;
@@ -161,10 +161,10 @@ void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
 
 void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_kind)
 {
-    uint8_t data[28] = { 0 };
+    uint8_t data[EQE_DATA_BYTES] = { 0 };
 
-    data[0x14] = queue_kind;                    /* EQE 0x34 */
-    prm_put_be32(data + 0x18, num & 0xffffff);  /* EQE 0x38: qp_srq_n */
+    data[EQE_QP_SRQ_TYPE - EQE_DATA] = queue_kind;
+    prm_put_be32(data + EQE_QP_SRQ_NUMBER - EQE_DATA, num & 0xffffff);
     mlx5emu_trace_qp_srq_event(type, num, queue_kind);
     mlx5_eq_post_async(fw, type, 0, data);
 }

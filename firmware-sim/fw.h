@@ -85,6 +85,20 @@ enum { MLX5_PORT_CHANGE_DOWN = 1, MLX5_PORT_CHANGE_ACTIVE = 4 };
 enum { MLX5_EVENT_QUEUE_QP = 0, MLX5_EVENT_QUEUE_RQ = 1 };
 
 #define MLX5_EQE_BYTES 64
+/* EQE fields (PRM "Event Queue Entry"; Linux device.h struct mlx5_eqe and
+ * the members of its data union, which starts at EQE_DATA: mlx5_eq_post
+ * takes the union's EQE_DATA_BYTES, so a member goes at FIELD - EQE_DATA). */
+enum {
+    EQE_TYPE = 0x01, EQE_SUB_TYPE = 0x03, EQE_DATA = 0x20, EQE_OWNER = 0x3f,
+    EQE_DATA_BYTES = 28,
+    EQE_CQ_ERR_CQN = 0x20,          /* mlx5_eqe_cq_err: cqn (24 bits) */
+    EQE_CQ_ERR_SYNDROME = 0x2b,     /*   syndrome (1: overrun) */
+    EQE_PORT = 0x28,                /* mlx5_eqe_port_state: port, bits 7:4 */
+    EQE_QP_SRQ_TYPE = 0x34,         /* mlx5_eqe_qp_srq: MLX5_EVENT_QUEUE_QP / _RQ */
+    EQE_QP_SRQ_NUMBER = 0x38,       /*   qp_srq_n (24 bits) */
+    EQE_COMP_CQN = 0x38,            /* mlx5_eqe_comp: cqn (24 bits) */
+    EQE_CMD_VECTOR = 0x20,          /* mlx5_eqe_cmd: the completed slots */
+};
 #define MLX5_MAX_EQ 256              /* EQ numbers are u8 in the driver */
 #define MLX5_CMDQ_LOG_SZ 5
 #define MLX5_CMDQ_LOG_STRIDE 6
@@ -554,9 +568,9 @@ void mlx5_caps_init(Mlx5Fw *fw);
 
 /* Event queues (eq.c). */
 void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
-                  const uint8_t data[28]);
+                  const uint8_t data[EQE_DATA_BYTES]);
 void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
-                        const uint8_t data[28]);
+                        const uint8_t data[EQE_DATA_BYTES]);
 void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm);
 /* A QP or SRQ affiliated event (mlx5_eqe_qp_srq) on the async EQ. */
 void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_kind);

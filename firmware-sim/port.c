@@ -14,14 +14,14 @@ void mlx5_port_update(Mlx5Fw *fw)
 {
     bool up = fw->hca_state == MLX5_HCA_INITIALIZED && fw->paos_admin == 1 &&
               fw->link_carrier;
-    uint8_t data[28] = { 0 };
+    uint8_t data[EQE_DATA_BYTES] = { 0 };
 
     if (up == fw->port_up) {
         return;
     }
     fw->port_up = up;
     mlx5emu_trace_port_state(up, fw->paos_admin, fw->link_carrier);
-    data[0x28 - 0x20] = 1 << 4;                 /* port 1 */
+    data[EQE_PORT - EQE_DATA] = 1 << 4;         /* port 1 */
     mlx5_eq_post_async(fw, MLX5_EVENT_PORT_CHANGE,
                        up ? MLX5_PORT_CHANGE_ACTIVE : MLX5_PORT_CHANGE_DOWN, data);
 }

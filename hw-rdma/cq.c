@@ -4,7 +4,7 @@
  *
  * A CQE is valid to software when the owner bit of op_own equals the wrap
  * parity of its index: entry pi carries owner = (pi >> log_size) & 1.  An
- * armed CQ posts one completion event (EQE type COMP, cqn at byte 0x38)
+ * armed CQ posts one completion event (EQE type COMP, cqn at EQE_COMP_CQN)
  * to its EQ on the next CQE (or next solicited CQE) and disarms.
  *
  * Event moderation (cqc cq_period in microseconds, cq_max_count in CQEs;
@@ -48,7 +48,7 @@ void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq)
 static void cq_event(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
     Mlx5Eq *eq = mlx5_table_get(&dp->fw->eq, cq->eqn);
-    uint8_t data[28] = { 0 };
+    uint8_t data[EQE_DATA_BYTES] = { 0 };
 
     cq->arm = 0;
     mlx5_cq_forget(dp, cq);
@@ -56,7 +56,7 @@ static void cq_event(Mlx5DataPath *dp, Mlx5Cq *cq)
         mlx5emu_trace_ub_cq_no_eq(cq->cqn, cq->eqn);
         return;
     }
-    prm_put_be32(data + 0x38 - 0x20, cq->cqn & 0xffffff);
+    prm_put_be32(data + EQE_COMP_CQN - EQE_DATA, cq->cqn & 0xffffff);
     mlx5emu_trace_cq_event(cq->cqn, eq->eqn);
     mlx5_eq_post(dp->fw, eq, MLX5_EVENT_COMP, 0, data);
 }
@@ -109,12 +109,12 @@ uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp)
 
 static void cq_overrun(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
-    uint8_t data[28] = { 0 };
+    uint8_t data[EQE_DATA_BYTES] = { 0 };
 
     /* PRM: CQ overrun -> CQ error event (type 0x04, syndrome 1). */
     cq->in_error = true;
-    prm_put_be32(data, cq->cqn & 0xffffff);
-    data[0x0b] = 0x01;
+    prm_put_be32(data + EQE_CQ_ERR_CQN - EQE_DATA, cq->cqn & 0xffffff);
+    data[EQE_CQ_ERR_SYNDROME - EQE_DATA] = 0x01;
     mlx5emu_trace_ub_cq_overrun(cq->cqn, cq->pi);
     mlx5_guest_error(dp->fw, "CQ 0x%x overrun", cq->cqn);
     mlx5_eq_post_async(dp->fw, MLX5_EVENT_CQ_ERROR, 0, data);

@@ -55,19 +55,9 @@ enum {
     POISON = 0xa5,
 };
 
-/* Queue states, event types and EQE fields used across tests. */
+/* Queue states used across tests. */
 enum { ST_RST = 0, ST_RDY = 1, ST_ERR = 3 };
-/* EQE fields (PRM "Event Queue Entry"; Linux device.h struct mlx5_eqe and
- * the members of its data union, which starts at EQE_DATA). */
-enum {
-    EQE_TYPE = 0x01, EQE_SUB_TYPE = 0x03, EQE_DATA = 0x20, EQE_OWNER = 0x3f,
-    EQE_CQ_ERR_CQN = 0x20,          /* mlx5_eqe_cq_err: cqn (24 bits) */
-    EQE_CQ_ERR_SYNDROME = 0x2b,     /*   syndrome (1: overrun) */
-    EQE_PORT = 0x28,                /* mlx5_eqe_port_state: port, bits 7:4 */
-    EQE_QP_SRQ_TYPE = 0x34,         /* mlx5_eqe_qp_srq: MLX5_EVENT_QUEUE_QP / _RQ */
-    EQE_QP_SRQ_NUMBER = 0x38,       /*   qp_srq_n (24 bits) */
-    EQE_COMP_CQN = 0x38,            /* mlx5_eqe_comp: cqn (24 bits) */
-};
+/* EQE fields: EQE_* in fw.h. */
 
 /* Headers of the Ethernet frames tests build (IEEE 802.3/802.1Q, RFC 791,
  * RFC 768, RFC 793): lengths, and offsets within each header. */

@@ -516,13 +516,13 @@ static void test_event_eqe_names_the_slot(void)
     eqe = h_eq_next(h, &eq);
     g_assert_nonnull(eqe);
     g_assert_cmphex(eqe[EQE_TYPE], ==, MLX5_EVENT_CMD);
-    g_assert_cmphex(prm_be32(eqe + EQE_DATA), ==, 1u << 5);
+    g_assert_cmphex(prm_be32(eqe + EQE_CMD_VECTOR), ==, 1u << 5);
     g_assert_null(h_eq_next(h, &eq));
     /* The top slot: bit 31. */
     run_slot(h, 31);
     eqe = h_eq_next(h, &eq);
     g_assert_nonnull(eqe);
-    g_assert_cmphex(prm_be32(eqe + EQE_DATA), ==, 1u << 31);
+    g_assert_cmphex(prm_be32(eqe + EQE_CMD_VECTOR), ==, 1u << 31);
 }
 
 static void test_event_msix_only_when_armed(void)
@@ -613,8 +613,8 @@ static void test_event_eq_overrun_drops_event(void)
     run_slot(h, 3);                                             /* no room */
     g_assert_cmpuint(h_nerrors(h), ==, errs + 1);
     g_assert_cmpuint(((Mlx5Eq *)mlx5_table_get(&h->fw->eq, eq.num))->overflows, ==, 1);
-    g_assert_cmphex(prm_be32(h_eq_next(h, &eq) + EQE_DATA), ==, 1u << 1);
-    g_assert_cmphex(prm_be32(h_eq_next(h, &eq) + EQE_DATA), ==, 1u << 2);
+    g_assert_cmphex(prm_be32(h_eq_next(h, &eq) + EQE_CMD_VECTOR), ==, 1u << 1);
+    g_assert_cmphex(prm_be32(h_eq_next(h, &eq) + EQE_CMD_VECTOR), ==, 1u << 2);
     g_assert_null(h_eq_next(h, &eq));
 }
 
