@@ -172,22 +172,34 @@ static void on_acknowledge(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RoceP
     bool advanced = false, lost = false;
     uint32_t upto = kind == AETH_KIND_ACK ? p->psn : psn_add(p->psn, PSN_MASK);
 
+    /* A NAK names the PSN it refuses, which is outstanding; one for a PSN
+     * already acknowledged is a ghost (a duplicate from the past, or a
+     * forgery) and must not fail the WQE outstanding now (IBA 9.7.5.1.3). */
+    if (kind != AETH_KIND_ACK && psn_before(p->psn, t->req.una_psn)) {
+        mlx5emu_trace_rc_rx_drop("NAK for a PSN already acknowledged");
+        return;
+    }
     if (!ack_upto(dp, t, upto, &advanced, &lost)) {
         mlx5emu_trace_rc_rx_drop("ACK for a PSN not sent");
         return;
     }
+    if (kind != AETH_KIND_ACK) {
+        mlx5emu_trace_rc_nak(t->qp->num, p->psn, p->aeth.syndrome);
+    }
     if (advanced) {
         progress(dp, t);
+    }
+    /* progress() sends what the window now allows, and a gather that fails
+     * there fails the QP: the flush took every WQE, nothing is left to
+     * resend or to fail. */
+    if (!oldest(t) || t->qp->state != MLX5_QP_STATE_RTS) {
+        return;
     }
     if (kind == AETH_KIND_ACK) {
         if (lost) {
             mlx5_qp_count(dp->fw, t->qp, MLX5_QCNT_implied_nak_seq_err);
             mlx5_rc_requester_resend(dp, t, resend_psn(t));
         }
-        return;
-    }
-    mlx5emu_trace_rc_nak(t->qp->num, p->psn, p->aeth.syndrome);
-    if (!oldest(t)) {
         return;
     }
     if (kind == AETH_KIND_RNR) {

@@ -197,15 +197,18 @@ static RespStatus check_xrc_srq(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5
 }
 
 /* A multi-packet SEND or WRITE goes FIRST, MIDDLE..., LAST with nothing
- * else in between (IBA 9.7.5.1.1: C9-86/C9-87). */
+ * else in between, and its MIDDLE and LAST packets are of the operation
+ * the FIRST began (IBA 9.7.5.1.1: C9-86/C9-87); a SEND_MIDDLE inside a
+ * WRITE would otherwise fill a receive WQE the message never took. */
 static RespStatus check_op_seq(const Mlx5QpTransport *t, uint8_t code, const Mlx5RoceOpcode *op)
 {
-    bool first = op->flags & MLX5_ROCE_OPF_FIRST;
+    Mlx5RespMsg kind = is_send(code, op) ? MLX5_RESP_MSG_SEND
+                     : is_write(code) ? MLX5_RESP_MSG_WRITE : MLX5_RESP_MSG_NONE;
 
-    if (is_read_or_atomic_req(code)) {
-        return t->resp.in_msg ? RESP_ERR_OP_SEQ : RESP_OK;
+    if (kind == MLX5_RESP_MSG_NONE || (op->flags & MLX5_ROCE_OPF_FIRST)) {
+        return t->resp.in_msg != MLX5_RESP_MSG_NONE ? RESP_ERR_OP_SEQ : RESP_OK;
     }
-    return first == t->resp.in_msg ? RESP_ERR_OP_SEQ : RESP_OK;
+    return t->resp.in_msg != kind ? RESP_ERR_OP_SEQ : RESP_OK;
 }
 
 /* An RC request the QP allows (qpc rwe, rre, rae: IBA 10.2.4 remote access
@@ -406,7 +409,7 @@ static RespStatus do_send_write(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5
         return st;
     }
     resp->msg_off += (uint32_t)p->payload_len;
-    resp->in_msg = !last;
+    resp->in_msg = last ? MLX5_RESP_MSG_NONE : send ? MLX5_RESP_MSG_SEND : MLX5_RESP_MSG_WRITE;
     if (last && (op->hdrs & MLX5_ROCE_HDR_IETH)) {
         return send_inval_done(dp, t, p);
     }

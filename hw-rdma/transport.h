@@ -101,13 +101,20 @@ typedef struct Mlx5Requester {
 } Mlx5Requester;
 
 /* Responder (rc-responder.c). */
+/* What a FIRST packet began and its MIDDLE and LAST packets continue. */
+typedef enum {
+    MLX5_RESP_MSG_NONE,
+    MLX5_RESP_MSG_SEND,
+    MLX5_RESP_MSG_WRITE,
+} Mlx5RespMsg;
+
 typedef struct Mlx5Responder {
     uint32_t epsn, msn;         /* expected PSN, messages completed */
     bool nak_sent;              /* a PSN sequence NAK is outstanding */
     bool comm_est;              /* the first request in RTR was reported */
     uint32_t xrc_srqn;          /* XRC target: the SRQ the current request names */
     Mlx5RecvWqe recv;           /* the receive WQE a message is filling */
-    bool in_msg;                /* a multi-packet SEND or WRITE is under way */
+    Mlx5RespMsg in_msg;         /* the multi-packet message under way, if any */
     uint32_t msg_off;           /* bytes of it placed so far */
     uint64_t write_va;          /* RDMA WRITE: where it goes (from the RETH), */
     uint32_t write_rkey;        /* through which key, */

@@ -1,5 +1,6 @@
 /* Unit-test harness: see harness.h. */
 #include <stdlib.h>
+#include <fnmatch.h>
 #include <string.h>
 
 #include "harness.h"
@@ -117,8 +118,51 @@ Harness *h_new(void)
     return h;
 }
 
+/* The stderr trace backend's hook (tools/gen-trace.py): one harness at a
+ * time watches. */
+extern void (*mlx5emu_trace_hook)(const char *event, const char *text);
+static Harness *h_watching;
+
+static void h_trace_seen(const char *event, const char *text)
+{
+    Harness *h = h_watching;
+
+    if (h && fnmatch(h->trace_glob, event, 0) == 0) {
+        g_ptr_array_add(h->traced, g_strdup_printf("%s %s", event, text));
+    }
+}
+
+void h_trace_watch(Harness *h, const char *glob)
+{
+    g_free(h->trace_glob);
+    h->trace_glob = g_strdup(glob);
+    if (!h->traced) {
+        h->traced = g_ptr_array_new_with_free_func(g_free);
+    }
+    h_watching = h;
+    mlx5emu_trace_hook = h_trace_seen;
+}
+
+unsigned h_traced(Harness *h, const char *substr)
+{
+    unsigned n = 0;
+
+    for (guint i = 0; h->traced && i < h->traced->len; i++) {
+        n += strstr(g_ptr_array_index(h->traced, i), substr) != NULL;
+    }
+    return n;
+}
+
 void h_free(Harness *h)
 {
+    if (h_watching == h) {
+        h_watching = NULL;
+        mlx5emu_trace_hook = NULL;
+    }
+    if (h->traced) {
+        g_ptr_array_unref(h->traced);
+    }
+    g_free(h->trace_glob);
     if (h->free_device) {
         h->free_device(h);
     } else {

@@ -115,6 +115,8 @@ struct Harness {
     GPtrArray *frames;          /* GBytes */
     Mlx5TxOffload last_tx_offload;
     GPtrArray *guest_errors;    /* char * */
+    GPtrArray *traced;          /* char *: "event text" of the watched trace events */
+    char *trace_glob;
     uint64_t cmdq;
     bool via_cmdq;              /* h_exec uses the command queue */
     uint8_t ok_ops[0x1000];     /* opcodes that succeeded at least once */
@@ -140,6 +142,11 @@ void h_put32(Harness *h, uint64_t gpa, uint32_t v);   /* big-endian */
 uint32_t h_get32(Harness *h, uint64_t gpa);
 unsigned h_msix_count(Harness *h, unsigned vector);
 unsigned h_nerrors(Harness *h);
+/* Record the trace events whose names match `glob` (h_trace_watch), and
+ * count those recorded whose "event text" contains `substr`: a test checks
+ * why the device did something, in the words its trace gives users. */
+void h_trace_watch(Harness *h, const char *glob);
+unsigned h_traced(Harness *h, const char *substr);
 
 /* Commands: buffers sized to the command's layouts, opcode/op_mod set. */
 HCmd *hcmd_new(uint16_t opcode, uint16_t op_mod);

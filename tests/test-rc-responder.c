@@ -16,6 +16,7 @@ enum { MTU = 1024, WATCH = 8192 };   /* rc-env's path MTU; bytes of b's memory w
 
 typedef struct RespCase {
     const char *name;
+    const char *why;            /* the check that fails, as b's trace names it */
     uint8_t opcode;             /* a's WQE: MLX5_OPCODE_* */
     uint32_t len;               /* its message */
     void (*feed)(RcEnv *e);     /* the request packets, as b receives them */
@@ -115,6 +116,30 @@ static void write_short_of_dma_len(RcEnv *e)
     frame_feed(e, &f);
 }
 
+/* A MIDDLE or LAST continues the message its FIRST began, of the same
+ * kind (IBA 9.7.5.1.1, C9-86): packet 1 of the message as another
+ * operation's. */
+static void feed_second_as(RcEnv *e, uint8_t opcode)
+{
+    RcFrame f;
+
+    feed_as_sent(e, 0);
+    frame_take(e, 1, &f);
+    f.pkt.opcode = MLX5_ROCE_RC | opcode;
+    f.pkt.imm_data = 0x1234;
+    frame_feed(e, &f);
+}
+
+static void send_middle_in_write(RcEnv *e)
+{
+    feed_second_as(e, MLX5_ROCE_SEND_MIDDLE);
+}
+
+static void write_last_imm_in_send(RcEnv *e)
+{
+    feed_second_as(e, MLX5_ROCE_RDMA_WRITE_LAST_WITH_IMMEDIATE);
+}
+
 /* READ and atomics as sent, to a responder without resources for them. */
 static void request_as_sent(RcEnv *e)
 {
@@ -122,26 +147,43 @@ static void request_as_sent(RcEnv *e)
 }
 
 static const RespCase resp_cases[] = {
-    { "write-first-short", MLX5_OPCODE_RDMA_WRITE, 3000, first_short, 0, false,
+    { "write-first-short", "length against the path MTU",
+      MLX5_OPCODE_RDMA_WRITE, 3000, first_short, 0, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
-    { "write-middle-long", MLX5_OPCODE_RDMA_WRITE, 3000, middle_long, MTU, false,
+    { "write-middle-long", "length against the path MTU",
+      MLX5_OPCODE_RDMA_WRITE, 3000, middle_long, MTU, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
-    { "write-only-over-mtu", MLX5_OPCODE_RDMA_WRITE, 1000, only_over_mtu, 0, false,
+    { "write-only-over-mtu", "length against the path MTU",
+      MLX5_OPCODE_RDMA_WRITE, 1000, only_over_mtu, 0, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
-    { "write-last-over-mtu", MLX5_OPCODE_RDMA_WRITE, 3000, last_over_mtu, 2 * MTU, false,
+    { "write-last-over-mtu", "length against the path MTU",
+      MLX5_OPCODE_RDMA_WRITE, 3000, last_over_mtu, 2 * MTU, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
-    { "write-last-empty", MLX5_OPCODE_RDMA_WRITE, 3000, last_empty, 2 * MTU, false,
+    { "write-last-empty", "length against the path MTU",
+      MLX5_OPCODE_RDMA_WRITE, 3000, last_empty, 2 * MTU, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
-    { "write-beyond-dma-len", MLX5_OPCODE_RDMA_WRITE, 100, write_beyond_dma_len, 0, false,
+    { "write-beyond-dma-len", "length against the path MTU",
+      MLX5_OPCODE_RDMA_WRITE, 100, write_beyond_dma_len, 0, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
-    { "write-short-of-dma-len", MLX5_OPCODE_RDMA_WRITE, 100, write_short_of_dma_len, 0, false,
+    { "write-short-of-dma-len", "length against the path MTU",
+      MLX5_OPCODE_RDMA_WRITE, 100, write_short_of_dma_len, 0, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
-    { "send-middle-long", MLX5_OPCODE_SEND, 3000, middle_long, MTU, false,
+    { "send-middle-long", "length against the path MTU",
+      MLX5_OPCODE_SEND, 3000, middle_long, MTU, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR,
       MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR },
-    { "read-no-responder-resources", MLX5_OPCODE_RDMA_READ, 64, request_as_sent, 0, true,
+    { "send-middle-in-write", "opcode out of sequence",
+      MLX5_OPCODE_RDMA_WRITE, 3000, send_middle_in_write, MTU, false,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
-    { "atomic-no-responder-resources", MLX5_OPCODE_ATOMIC_FA, 8, request_as_sent, 0, true,
+    { "write-last-imm-in-send", "opcode out of sequence",
+      MLX5_OPCODE_SEND, 3000, write_last_imm_in_send, MTU, false,
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR,
+      MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR },
+    { "read-no-responder-resources", "no responder resources",
+      MLX5_OPCODE_RDMA_READ, 64, request_as_sent, 0, true,
+      AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
+    { "atomic-no-responder-resources", "no responder resources",
+      MLX5_OPCODE_ATOMIC_FA, 8, request_as_sent, 0, true,
       AETH_NAK_INVALID_REQ, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, 0 },
 };
 
@@ -198,9 +240,11 @@ static void test_responder_check(gconstpointer p)
     post_request(e, t);
     sent = e->h->frames->len;
     before = g_memdup2(h_gpa(e->h, B_BUF), WATCH);
+    h_trace_watch(e->h, "mlx5_rc_resp_err");
     t->feed(e);                 /* the packets before the bad one place their bytes */
     g_assert_cmpuint(e->h->frames->len, ==, sent + 1);
     expect_nak(e, t->aeth);
+    g_assert_cmpuint(h_traced(e->h, t->why), ==, 1);
     g_assert_cmpmem(h_gpa(e->h, B_BUF + t->placed), WATCH - t->placed, before + t->placed,
                     WATCH - t->placed);
     g_assert_cmpuint(h_query_qp_state(e->h, e->b.num), ==, MLX5_QP_STATE_ERR);
@@ -215,6 +259,39 @@ static void test_responder_check(gconstpointer p)
     expect_req(e, t->opcode, t->req_syndrome);
 }
 
+/* A SEND_MIDDLE inside a WRITE, after a SEND that completed: nothing of it
+ * may land in that SEND's receive buffer, which the consumer already has
+ * back (IBA 9.7.5.1.1, C9-86: the opcode is out of sequence). */
+static void test_send_middle_after_send(void)
+{
+    g_autoptr(RcEnv) e = env_new(700);
+    g_autofree uint8_t *received = NULL;
+    unsigned sent;
+    RcFrame f;
+
+    fill(e, 3000);
+    post_recv(e, 0, WATCH);
+    post_send(e, MLX5_OPCODE_SEND, 3000, 0);
+    wire(e, false);
+    wire(e, false);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
+    g_assert_cmphex(h_cq_next(e->h, &e->rcq)[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
+    received = g_memdup2(h_gpa(e->h, B_BUF), WATCH);
+
+    memset(h_gpa(e->h, A_BUF), 0x5e, 3000);
+    h_trace_watch(e->h, "mlx5_rc_resp_err");
+    sent = e->h->frames->len;
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 3000, B_BUF + WATCH);
+    feed_as_sent(e, sent);
+    frame_take(e, sent + 1, &f);
+    f.pkt.opcode = MLX5_ROCE_RC | MLX5_ROCE_SEND_MIDDLE;
+    frame_feed(e, &f);
+    expect_nak(e, AETH_NAK_INVALID_REQ);
+    g_assert_cmpuint(h_traced(e->h, "opcode out of sequence"), ==, 1);
+    g_assert_cmpmem(h_gpa(e->h, B_BUF), WATCH, received, WATCH);
+    g_assert_cmpuint(h_query_qp_state(e->h, e->b.num), ==, MLX5_QP_STATE_ERR);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -222,5 +299,6 @@ int main(int argc, char **argv)
         g_autofree char *path = g_strdup_printf("/rc-responder/%s", resp_cases[i].name);
         g_test_add_data_func(path, &resp_cases[i], test_responder_check);
     }
+    g_test_add_func("/rc-responder/send-middle-after-send", test_send_middle_after_send);
     return g_test_run();
 }

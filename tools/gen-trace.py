@@ -51,14 +51,24 @@ def main():
         for n, a, names, _ in evs:
             out += [proto(n, a), '{', f'    trace_{n}({", ".join(names)});', '}']
     elif kind == 'stderr':
-        out += ['#include <fnmatch.h>', '#include <stdio.h>', '#include <stdlib.h>',
-                '#include "mlx5emu-trace.h"',
+        out += ['#define _GNU_SOURCE', '#include <fnmatch.h>', '#include <stdio.h>',
+                '#include <stdlib.h>', '#include "mlx5emu-trace.h"',
+                '/* Tests may watch events: called with the event and its text. */',
+                'void (*mlx5emu_trace_hook)(const char *event, const char *text);',
                 'static int on(const char *ev)', '{',
                 '    const char *p = getenv("MLX5EMU_TRACE");',
-                '    return p && fnmatch(p, ev, 0) == 0;', '}']
+                '    return p && fnmatch(p, ev, 0) == 0;', '}',
+                'static void emit(const char *ev, char *text)', '{',
+                '    if (text && on(ev)) {', '        fprintf(stderr, "%s %s\\n", ev, text);', '    }',
+                '    if (text && mlx5emu_trace_hook) {', '        mlx5emu_trace_hook(ev, text);', '    }',
+                '    free(text);', '}']
         for n, a, names, fmt in evs:
-            body = f'    if (on("{n}")) {{ fprintf(stderr, "{n} " {fmt} "\\n"{"".join(", " + x for x in names)}); }}'
-            out += [proto(n, a), '{', body, '}']
+            out += [proto(n, a), '{',
+                    f'    char *text = NULL;',
+                    f'    if (!on("{n}") && !mlx5emu_trace_hook) {{', '        return;', '    }',
+                    f'    if (asprintf(&text, {fmt}{"".join(", " + x for x in names)}) < 0) {{',
+                    '        text = NULL;', '    }',
+                    f'    emit("{n}", text);', '}']
     else:
         sys.exit('kind must be header, qemu or stderr')
     open(dst, 'w').write('\n'.join(out) + '\n')

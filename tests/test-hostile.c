@@ -1,0 +1,100 @@
+/*
+ * Hostile guests and hostile peers: one regression test per defect a read
+ * of the code found (docs/security.md lists them).  Each drives the device
+ * the way an attacker would - a crafted packet from the wire, a WQE or
+ * doorbell from a guest user who owns a QP, DMA aimed at the device's own
+ * registers - and checks the answer the PRM or the IBA gives: an error
+ * CQE, a NAK, a refused doorbell, never a crash (ASan runs these too).
+ */
+#include <string.h>
+
+#include "rc-env.h"
+#include "rc.h"
+
+enum { MTU = 1024 };            /* rc-env's path MTU */
+
+/* The next CQE on a's send CQ, whatever it is. */
+static const uint8_t *next_req(RcEnv *e)
+{
+    const uint8_t *cqe = h_cq_next(e->h, &e->scq);
+
+    g_assert_nonnull(cqe);
+    return cqe;
+}
+
+/*
+ * A peer's ACK that acknowledges past an outstanding READ (the READ's
+ * responses were lost, IBA 9.7.5.1.3) lets the window move, and the next
+ * packet of a WRITE behind the READ fails its gather: that failure flushes
+ * every WQE, so the resend the lost READ asks for has nothing left to
+ * resend.  Before: a NULL dereference (rc-completer.c on_acknowledge).
+ */
+static void test_ack_fails_qp_then_resend(void)
+{
+    g_autoptr(RcEnv) e = env_new(100);
+    uint32_t short_key = h_create_mkey(e->h, A_BUF, 511 * MTU, true);
+    unsigned writes, ack;
+    const uint8_t *cqe;
+
+    post_send(e, MLX5_OPCODE_RDMA_READ, 8, B_BUF);                  /* PSN 100 */
+    post_send_on(e->h, &e->a, short_key, MLX5_OPCODE_RDMA_WRITE, 600 * MTU,
+                 B_BUF + 4096, e->key);                             /* PSN 101.. */
+    writes = e->h->frames->len;
+    g_assert_cmpuint(writes, ==, 1 + 511);                          /* the window */
+    for (unsigned i = 0; i < 65; i++) {                             /* READ, PSN 101..164 */
+        feed_one(e);
+    }
+    ack = writes + 1;                   /* b's frames: the READ response, then ACK 127 */
+    g_assert_cmpuint(e->h->frames->len, ==, writes + 2);
+    e->fed = ack;                       /* the READ response is lost */
+    feed_one(e);
+
+    g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
+    cqe = next_req(e);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ_ERR);
+    cqe = next_req(e);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ_ERR);
+    g_assert_null(h_cq_next(e->h, &e->scq));
+}
+
+/*
+ * A NAK for a PSN that was acknowledged long ago (a ghost from the wire,
+ * or a forgery with a stale PSN) is dropped: it does not fail the WQE
+ * outstanding now.  Before: the remote access NAK failed it and the QP.
+ */
+static void test_stale_nak_ignored(void)
+{
+    g_autoptr(RcEnv) e = env_new(300);
+    unsigned ack;
+    RcFrame f;
+
+    fill(e, 8);
+    post_recv(e, 0, 64);
+    post_send(e, MLX5_OPCODE_SEND, 8, 0);                          /* PSN 300 */
+    feed_one(e);
+    ack = e->h->frames->len - 1;
+    feed_one(e);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
+
+    post_recv(e, 64, 64);
+    post_send(e, MLX5_OPCODE_SEND, 8, 0);                          /* PSN 301 */
+    frame_take(e, ack, &f);
+    g_assert_cmpuint(f.pkt.psn, ==, 300);
+    f.pkt.aeth.syndrome = AETH_NAK_REMOTE_ACCESS;
+    h_trace_watch(e->h, "mlx5_rc_rx_drop");
+    frame_feed(e, &f);
+    g_assert_cmpuint(h_traced(e->h, "NAK for a PSN already acknowledged"), ==, 1);
+    g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_RTS);
+    g_assert_null(h_cq_next(e->h, &e->scq));
+    wire(e, false);
+    wire(e, false);
+    expect_req(e, MLX5_OPCODE_SEND, 0);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/hostile/ack-fails-qp-then-resend", test_ack_fails_qp_then_resend);
+    g_test_add_func("/hostile/stale-nak-ignored", test_stale_nak_ignored);
+    return g_test_run();
+}
