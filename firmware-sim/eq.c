@@ -169,7 +169,7 @@ void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_k
     mlx5_eq_post_async(fw, type, 0, data);
 }
 
-void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm)
+void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t uar_page, uint32_t val, bool arm)
 {
     uint32_t eqn = val >> 24;
     uint32_t ci24 = val & 0xffffff;
@@ -179,6 +179,9 @@ void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm)
     if (!eq) {
         mlx5emu_trace_ub_eq_doorbell_unknown(eqn);
         mlx5_guest_error(fw, "EQ doorbell for EQ 0x%x that does not exist", eqn);
+        return;
+    }
+    if (!mlx5_uar_page_owns(fw, "EQ", eqn, eq->uar_page, uar_page)) {
         return;
     }
     /* The doorbell carries 24 bits of the consumer counter. */

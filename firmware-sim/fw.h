@@ -220,6 +220,7 @@ typedef struct Mlx5SendQueue {
     Mlx5Ring ring;              /* 64-byte basic blocks */
     uint32_t hw_counter;        /* the next basic block the device executes */
     uint32_t user_index;        /* its CQEs' srqn_uidx (CQE version 1) */
+    uint32_t uar_page;          /* the UAR page its doorbells come through */
     Mlx5Qp *qp;                 /* the QP it belongs to; NULL: an Ethernet SQ */
 } Mlx5SendQueue;
 
@@ -571,7 +572,11 @@ void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
                   const uint8_t data[EQE_DATA_BYTES]);
 void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
                         const uint8_t data[EQE_DATA_BYTES]);
-void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t val, bool arm);
+void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t uar_page, uint32_t val, bool arm);
+/* resources.c: true if a doorbell on UAR page `page` may move the queue
+ * (`kind` `num`) created with page `owner`; else traced and logged. */
+bool mlx5_uar_page_owns(Mlx5Fw *fw, const char *kind, uint32_t num, uint32_t owner,
+                        uint32_t page);
 /* A QP or SRQ affiliated event (mlx5_eqe_qp_srq) on the async EQ. */
 void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_kind);
 void mlx5_eq_destroy(gpointer eq);

@@ -41,6 +41,16 @@ typedef struct Mlx5TxOffload {
 #define MLX5_MSIX_PBA_OFFSET 0x6000
 #define MLX5_FIRST_UAR_INDEX 8
 
+/* A UAR page's doorbell registers (Linux uar.c, cq.h, eq.c, en/txrx.h). */
+enum {
+    MLX5_UAR_PAGE_BYTES = 4096,
+    MLX5_UAR_CQ_DOORBELL = 0x20,        /* 64 bits: sn << 28 | cmd << 24 | ci, cqn */
+    MLX5_UAR_EQ_DOORBELL_ARM = 0x40,    /* 32 bits: eqn << 24 | ci, and re-arm */
+    MLX5_UAR_EQ_DOORBELL = 0x48,        /* the same without re-arm */
+    MLX5_UAR_BF_BASE = 0x800,           /* BlueFlame registers: SQ doorbells */
+    MLX5_UAR_BF_HALF = 0x100,           /* bf_reg_size / 2: one BlueFlame buffer */
+};
+
 /* What the platform tells the firmware about the board. */
 typedef struct Mlx5FwConfig {
     uint16_t fw_major, fw_minor, fw_sub;

@@ -210,6 +210,7 @@ static Mlx5Qp *qp_new(const uint8_t *qpc)
     qp->sq.pd = qp->pd;
     qp->sq.dbr_addr = qp->rq.dbr_addr;
     qp->sq.user_index = qp->rq.user_index;
+    qp->sq.uar_page = PRM_GET(qpc, uar_page, qpc);
     qp->sq.state = MLX5_RQC_STATE_RST;
     qp->sq.qp = qp;
     return qp;

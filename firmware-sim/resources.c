@@ -37,6 +37,23 @@ RES_FREE_CMD(cmd_dealloc_transport_domain, td, dealloc_transport_domain_in, tran
 RES_ALLOC_CMD(cmd_alloc_xrcd, xrcd, alloc_xrcd_out, xrcd)
 RES_FREE_CMD(cmd_dealloc_xrcd, xrcd, dealloc_xrcd_in, xrcd, BAD_ID)
 
+/* A doorbell for a queue counts only through the UAR page the queue was
+ * created with (eqc/cqc/qpc/wq uar_page): the kernel maps a process only
+ * its own UAR pages (mlx5_ib mmap), so a page is the process's identity -
+ * another process's (or the kernel's) EQ, CQ or SQ does not move from it.
+ * Hardware ignores such a doorbell. */
+bool mlx5_uar_page_owns(Mlx5Fw *fw, const char *kind, uint32_t num, uint32_t owner,
+                        uint32_t page)
+{
+    if (owner == page) {
+        return true;
+    }
+    mlx5emu_trace_ub_uar_not_owner(page, kind, num, owner);
+    mlx5_guest_error(fw, "doorbell for %s 0x%x on UAR page %u, created with page %u", kind, num,
+                     page, owner);
+    return false;
+}
+
 unsigned cmd_alloc_q_counter(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t max = MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_cnt);

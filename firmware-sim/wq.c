@@ -88,6 +88,7 @@ static uint64_t sqc_tis_lst_sz(const void *q)
     WQ_WQ_(T, log_wq_pg_sz, q.ring.log_page_size, 12, OUT)
 static const Mlx5CtxField sqc_fields[] = {
     WQ_FIELDS_(Mlx5Sq, sq), WQ_CTX_(Mlx5Sq, state, sq.state, 0, INOUT),
+    WQ_WQ_(Mlx5Sq, uar_page, sq.uar_page, 0, INOUT),
     MLX5_CTX_FIELD(PRM_OFF(sqc, tis_num_0), PRM_W(sqc, tis_num_0), Mlx5Sq, tisn, 0,
                    MLX5_CTX_INOUT),
     MLX5_CTX_FIELD(PRM_OFF(sqc, min_wqe_inline_mode), PRM_W(sqc, min_wqe_inline_mode), Mlx5Sq,

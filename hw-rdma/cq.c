@@ -160,7 +160,7 @@ bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
 }
 
 /* UAR + 0x20: dw0 = sn << 28 | cmd << 24 | ci (cmd 0: next, 1: solicited). */
-void mlx5_cq_arm_doorbell(Mlx5DataPath *dp, uint32_t cqn, uint32_t dw0)
+void mlx5_cq_arm_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t cqn, uint32_t dw0)
 {
     Mlx5Cq *cq = mlx5_table_get(&dp->fw->cq, cqn & 0xffffff);
     uint32_t ci = dw0 & 0xffffff;
@@ -169,6 +169,9 @@ void mlx5_cq_arm_doorbell(Mlx5DataPath *dp, uint32_t cqn, uint32_t dw0)
     if (!cq) {
         mlx5emu_trace_ub_cq_arm_unknown(cqn);
         mlx5_guest_error(dp->fw, "CQ arm doorbell for CQ 0x%x that does not exist", cqn);
+        return;
+    }
+    if (!mlx5_uar_page_owns(dp->fw, "CQ", cq->cqn, cq->uar_page, uar_page)) {
         return;
     }
     if (cmd > 1) {

@@ -83,7 +83,7 @@ bool mlx5_dbr_posted(Mlx5DataPath *dp, uint64_t dbr, uint32_t hw_counter,
                      const Mlx5Ring *ring, uint32_t num, uint32_t *posted);
 
 /* cq.c */
-void mlx5_cq_arm_doorbell(Mlx5DataPath *dp, uint32_t cqn, uint32_t dw0);
+void mlx5_cq_arm_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t cqn, uint32_t dw0);
 /* Write one CQE (64 bytes; op_own's owner bit is filled in) to the CQ. */
 bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
 /* The platform timer fired: raise the held CQ events that are due; the
@@ -145,7 +145,7 @@ typedef struct Mlx5SendWqe {
     uint8_t ds;                 /* 16-byte units */
     uint8_t fm_ce_se;           /* MLX5_WQE_CTRL_CQ_UPDATE, _SOLICITED, ... */
 } Mlx5SendWqe;
-void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t sqn, uint16_t wqe_counter);
+void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_t wqe_counter);
 /* A QP's send queue in ERR: complete its posted WQEs with WR_FLUSH_ERR;
  * how many. */
 unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq);

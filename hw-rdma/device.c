@@ -6,15 +6,6 @@
  */
 #include "datapath.h"
 
-enum {
-    UAR_CQ_DOORBELL = 0x20,
-    UAR_EQ_DOORBELL_ARM = 0x40,
-    UAR_EQ_DOORBELL = 0x48,
-    UAR_BF_BASE = 0x800,
-    UAR_BF_HALF = 0x100,        /* bf_reg_size / 2: one BlueFlame buffer */
-    UAR_PAGE = 4096,
-};
-
 /* --- what the firmware tells the data path ----------------------------- */
 
 static void *dp_qp_created(void *dp, Mlx5Qp *qp)
@@ -113,10 +104,10 @@ uint64_t mlx5_dev_mmio_read(Mlx5Device *d, uint64_t addr, unsigned size)
 /* A doorbell on a UAR page the driver was given (ALLOC_UAR). */
 static bool uar_allocated(Mlx5Device *d, uint64_t addr)
 {
-    uint32_t page = (uint32_t)(addr / UAR_PAGE);
+    uint32_t page = (uint32_t)(addr / MLX5_UAR_PAGE_BYTES);
 
     if (!mlx5_table_get(&d->fw.uar, page)) {
-        mlx5emu_trace_ub_uar_unallocated(page, (uint32_t)(addr % UAR_PAGE));
+        mlx5emu_trace_ub_uar_unallocated(page, (uint32_t)(addr % MLX5_UAR_PAGE_BYTES));
         mlx5_guest_error(&d->fw, "doorbell on UAR page %u that is not allocated", page);
         return false;
     }
@@ -129,18 +120,19 @@ static bool uar_allocated(Mlx5Device *d, uint64_t addr)
  *              written to a half are the WQE's ctrl dw0/dw1: an SQ doorbell. */
 static void uar_doorbell64(Mlx5Device *d, uint64_t addr, uint64_t val)
 {
-    uint32_t off = (uint32_t)(addr % UAR_PAGE);
+    uint32_t off = (uint32_t)(addr % MLX5_UAR_PAGE_BYTES);
+    uint32_t page = (uint32_t)(addr / MLX5_UAR_PAGE_BYTES);
     uint32_t dw0 = (uint32_t)(val >> 32), dw1 = (uint32_t)val;
 
     if (!uar_allocated(d, addr)) {
         return;
     }
-    if (off == UAR_CQ_DOORBELL) {
-        mlx5_cq_arm_doorbell(&d->dp, dw1 & 0xffffff, dw0);
-    } else if (off >= UAR_BF_BASE && (off - UAR_BF_BASE) % UAR_BF_HALF == 0) {
-        mlx5_sq_doorbell(&d->dp, dw1 >> 8, (uint16_t)(dw0 >> 8));
-    } else if (off < UAR_BF_BASE) {
-        mlx5emu_trace_ub_uar_write((uint32_t)(addr / UAR_PAGE), off, val);
+    if (off == MLX5_UAR_CQ_DOORBELL) {
+        mlx5_cq_arm_doorbell(&d->dp, page, dw1 & 0xffffff, dw0);
+    } else if (off >= MLX5_UAR_BF_BASE && (off - MLX5_UAR_BF_BASE) % MLX5_UAR_BF_HALF == 0) {
+        mlx5_sq_doorbell(&d->dp, page, dw1 >> 8, (uint16_t)(dw0 >> 8));
+    } else if (off < MLX5_UAR_BF_BASE) {
+        mlx5emu_trace_ub_uar_write((uint32_t)(addr / MLX5_UAR_PAGE_BYTES), off, val);
     }
     /* Further 8-byte chunks of a BlueFlame WQE copy: the WQE is read from
      * the ring, which holds the same bytes. */
@@ -151,11 +143,12 @@ static void uar_doorbell64(Mlx5Device *d, uint64_t addr, uint64_t val)
  * latched. */
 static void uar_write32(Mlx5Device *d, uint64_t addr, uint32_t val)
 {
-    uint32_t off = (uint32_t)(addr % UAR_PAGE);
+    uint32_t off = (uint32_t)(addr % MLX5_UAR_PAGE_BYTES);
 
-    if (off == UAR_EQ_DOORBELL_ARM || off == UAR_EQ_DOORBELL) {
+    if (off == MLX5_UAR_EQ_DOORBELL_ARM || off == MLX5_UAR_EQ_DOORBELL) {
         if (uar_allocated(d, addr)) {
-            mlx5_eq_doorbell(&d->fw, val, off == UAR_EQ_DOORBELL_ARM);
+            mlx5_eq_doorbell(&d->fw, (uint32_t)(addr / MLX5_UAR_PAGE_BYTES), val,
+                             off == MLX5_UAR_EQ_DOORBELL_ARM);
         }
     } else if ((addr & 7) == 0) {
         d->latch_addr = addr;
@@ -165,13 +158,13 @@ static void uar_write32(Mlx5Device *d, uint64_t addr, uint32_t val)
         d->latch_valid = false;
         uar_doorbell64(d, d->latch_addr, (uint64_t)d->latch_hi << 32 | val);
     } else {
-        mlx5emu_trace_ub_uar_write((uint32_t)(addr / UAR_PAGE), off, val);
+        mlx5emu_trace_ub_uar_write((uint32_t)(addr / MLX5_UAR_PAGE_BYTES), off, val);
     }
 }
 
 void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned size)
 {
-    bool uar = addr >= (uint64_t)MLX5_FIRST_UAR_INDEX * UAR_PAGE && addr < MLX5_BAR0_SIZE;
+    bool uar = addr >= (uint64_t)MLX5_FIRST_UAR_INDEX * MLX5_UAR_PAGE_BYTES && addr < MLX5_BAR0_SIZE;
 
     if (addr < MLX5_ISEG_SIZE) {
         mlx5_iseg_write(&d->fw, (uint32_t)addr, (uint32_t)val, size);

@@ -67,8 +67,6 @@ static void sq_error(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
     sq_complete_wqe(dp, sq, w, syndrome);
     sq->state = MLX5_RQC_STATE_ERR;
     if (sq->qp) {
-        /* past the failed WQE: the flush that follows starts after it */
-        sq->hw_counter = (uint16_t)(sq->hw_counter + mlx5_wqe_blocks(w->ds));
         mlx5_qp_send_error(dp->fw, sq->qp);
     }
 }
@@ -206,20 +204,25 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
             sq->state = MLX5_RQC_STATE_ERR;
             return;
         }
-        /* A WQE may not extend past what the driver has posted. */
+        /* A WQE may not extend past what the driver has posted: what was
+         * posted is consumed, and the flush that follows starts there. */
         if (mlx5_wqe_blocks(w.ds) > (uint16_t)(pc - sq->hw_counter)) {
+            sq->hw_counter = pc;
             sq_error(dp, sq, &w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
                      "WQE extends past the producer counter");
             return;
         }
+        /* Fetched, the WQE is the device's: its completion, error or not,
+         * is the only one it gets, and a flush its failure causes (the QP
+         * to ERR, here or later in its transport) starts after it. */
+        sq->hw_counter = (uint16_t)(sq->hw_counter + mlx5_wqe_blocks(w.ds));
         if (!sq_exec(dp, sq, &w)) {
             return;
         }
-        sq->hw_counter = (uint16_t)(sq->hw_counter + mlx5_wqe_blocks(w.ds));
     }
 }
 
-void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t sqn, uint16_t wqe_counter)
+void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_t wqe_counter)
 {
     Mlx5SendQueue *sq = sq_lookup(dp->fw, sqn);
     uint32_t posted;
@@ -227,6 +230,9 @@ void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t sqn, uint16_t wqe_counter)
     if (!sq) {
         mlx5emu_trace_ub_sq_doorbell_unknown(sqn);
         mlx5_guest_error(dp->fw, "doorbell for SQ 0x%x that does not exist", sqn);
+        return;
+    }
+    if (!mlx5_uar_page_owns(dp->fw, "SQ", sqn, sq->uar_page, uar_page)) {
         return;
     }
     mlx5emu_trace_sq_doorbell(sqn, wqe_counter, sq->state);

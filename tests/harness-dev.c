@@ -39,5 +39,5 @@ uint64_t h_sq_bf_value(Harness *h, const HRing *sq)
 void h_sq_ring(Harness *h, HRing *sq)
 {
     h_put32(h, sq->dbr + 4, sq->ci & 0xffff);
-    mlx5_dev_mmio_write(h->dev, h_uar_addr(h->uar, 0x800), h_sq_bf_value(h, sq), 8);
+    mlx5_dev_mmio_write(h->dev, h_uar_addr(h->uar, MLX5_UAR_BF_BASE), h_sq_bf_value(h, sq), 8);
 }

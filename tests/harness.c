@@ -1178,7 +1178,7 @@ const uint8_t *h_eq_next(Harness *h, HRing *eq)
 
 void h_eq_arm(Harness *h, HRing *eq)
 {
-    mlx5_eq_doorbell(h->fw, eq->num << 24 | (eq->ci & 0xffffff), true);
+    mlx5_eq_doorbell(h->fw, h->uar, eq->num << 24 | (eq->ci & 0xffffff), true);
 }
 
 const uint8_t *h_cq_next(Harness *h, HRing *cq)

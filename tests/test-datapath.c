@@ -296,7 +296,7 @@ static void test_solicited_arm_waits_for_solicited(void)
     g_autoptr(SqEnv) e = env_new();
     uint32_t dw0 = 1u << 24;                                    /* cmd 1: solicited */
 
-    mlx5_cq_arm_doorbell(h_dp(e->h), e->cq.num, dw0);
+    mlx5_cq_arm_doorbell(h_dp(e->h), e->h->uar, e->cq.num, dw0);
     nop(e, &e->sq, 1, CQ_UPDATE);
     g_assert_null(h_eq_next(e->h, &e->h->comp_eq));
     nop(e, &e->sq, 1, CQ_UPDATE | MLX5_WQE_CTRL_SOLICITED);
@@ -626,7 +626,7 @@ static void test_wqe_overrunning_producer_counter(void)
 
     (void)w;
     h_put32(e->h, e->sq.dbr + 4, 1);
-    mlx5_sq_doorbell(h_dp(e->h), e->sq.num, 1);
+    mlx5_sq_doorbell(h_dp(e->h), e->h->uar, e->sq.num, 1);
     /* Returning at all is the point; the WQE is malformed for this pc. */
     g_assert_cmpuint(hw_counter(e, e->sq.num), <=, 2);
 }
@@ -898,7 +898,7 @@ static void test_bf_copy_chunks_ignored(void)
 static void test_cq_arm_through_uar_split(void)
 {
     g_autoptr(SqEnv) e = env_new();
-    uint64_t db = h_uar_addr(e->h->uar, 0x20);
+    uint64_t db = h_uar_addr(e->h->uar, MLX5_UAR_CQ_DOORBELL);
 
     nop(e, &e->sq, 1, CQ_UPDATE);
     mlx5_dev_mmio_write(e->h->dev, db, 0, 4);                  /* sn 0, cmd 0, ci 0 */
@@ -912,7 +912,7 @@ static void test_cq_arm_through_uar_64bit(void)
     g_autoptr(SqEnv) e = env_new();
 
     nop(e, &e->sq, 1, CQ_UPDATE);
-    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar, 0x20), e->cq.num, 8);
+    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar, MLX5_UAR_CQ_DOORBELL), e->cq.num, 8);
     g_assert_nonnull(h_eq_next(e->h, &e->h->comp_eq));
 }
 
@@ -925,16 +925,16 @@ static void test_eq_doorbell_through_uar(void)
     nop(e, &e->sq, 1, CQ_UPDATE);                               /* fires, EQ disarms */
     g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
     /* +0x48: update ci without arming; +0x40: arm. */
-    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar, 0x48), eq->num << 24, 4);
+    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar, MLX5_UAR_EQ_DOORBELL), eq->num << 24, 4);
     g_assert_cmpuint(h_msix_count(e->h, 1), ==, 1);
-    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar, 0x40), eq->num << 24, 4);
+    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar, MLX5_UAR_EQ_DOORBELL_ARM), eq->num << 24, 4);
     g_assert_cmpuint(h_msix_count(e->h, 1), ==, 2);             /* EQE 0 still unread */
 }
 
 static void test_reset_drops_latched_half(void)
 {
     g_autoptr(SqEnv) e = env_new();
-    uint64_t bf = h_uar_addr(e->h->uar, 0x800);
+    uint64_t bf = h_uar_addr(e->h->uar, MLX5_UAR_BF_BASE);
 
     h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
     h_put32(e->h, e->sq.dbr + 4, e->sq.ci);
@@ -952,8 +952,8 @@ static void test_doorbell_on_unallocated_uar(void)
 
     h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_NOP, 1, CQ_UPDATE);
     h_put32(e->h, e->sq.dbr + 4, e->sq.ci);
-    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar + 1, 0x800), bf_value(e), 8);
-    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar + 1, 0x40),
+    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar + 1, MLX5_UAR_BF_BASE), bf_value(e), 8);
+    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar + 1, MLX5_UAR_EQ_DOORBELL_ARM),
                         e->h->comp_eq.num << 24, 4);
     g_assert_null(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(h_nerrors(e->h), ==, 2);                  /* each refused, logged */
@@ -963,9 +963,9 @@ static void test_doorbell_for_missing_sq(void)
 {
     g_autoptr(SqEnv) e = env_new();
 
-    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar, 0x800),
+    mlx5_dev_mmio_write(e->h->dev, h_uar_addr(e->h->uar, MLX5_UAR_BF_BASE),
                         (uint64_t)(e->sq.num + 1) << 8, 8);
-    mlx5_sq_doorbell(h_dp(e->h), e->cq.num, 0);                   /* not an SQ number */
+    mlx5_sq_doorbell(h_dp(e->h), e->h->uar, e->cq.num, 0);                   /* not an SQ number */
     g_assert_cmpuint(h_nerrors(e->h), ==, 2);
 }
 
@@ -974,7 +974,7 @@ static void test_producer_counter_beyond_ring(void)
     g_autoptr(SqEnv) e = env_new();
 
     h_put32(e->h, e->sq.dbr + 4, (1u << e->sq.log_size) + 1);
-    mlx5_sq_doorbell(h_dp(e->h), e->sq.num, 0);
+    mlx5_sq_doorbell(h_dp(e->h), e->h->uar, e->sq.num, 0);
     g_assert_cmpuint(h_nerrors(e->h), ==, 1);
     g_assert_cmpuint(hw_counter(e, e->sq.num), ==, 0);
     g_assert_cmpuint(h_query_sq_state(e->h, e->sq.num), ==, ST_RDY);
@@ -991,7 +991,7 @@ static void test_doorbell_record_outside_ram(void)
     h_ok(e->h, c);
     sq.num = OUT_GET(c, create_sq_out, sqn);
     g_assert_cmphex(h_modify_sq(e->h, sq.num, ST_RST, ST_RDY), ==, 0);
-    mlx5_sq_doorbell(h_dp(e->h), sq.num, 1);
+    mlx5_sq_doorbell(h_dp(e->h), e->h->uar, sq.num, 1);
     g_assert_cmpuint(h_nerrors(e->h), ==, 1);
     g_assert_null(h_cq_next(e->h, &e->cq));
 }
@@ -1008,7 +1008,7 @@ static void test_wqe_ring_outside_ram(void)
     sq.num = OUT_GET(c, create_sq_out, sqn);
     g_assert_cmphex(h_modify_sq(e->h, sq.num, ST_RST, ST_RDY), ==, 0);
     h_put32(e->h, sq.dbr + 4, 1);
-    mlx5_sq_doorbell(h_dp(e->h), sq.num, 1);
+    mlx5_sq_doorbell(h_dp(e->h), e->h->uar, sq.num, 1);
     g_assert_cmpuint(h_nerrors(e->h), ==, 1);
     g_assert_cmpuint(h_query_sq_state(e->h, sq.num), ==, ST_ERR);
 }
@@ -1018,8 +1018,8 @@ static void test_eq_doorbell_mistakes(void)
     g_autoptr(SqEnv) e = env_new();
     uint32_t eqn = e->h->comp_eq.num;
 
-    mlx5_eq_doorbell(e->h->fw, 200u << 24, true);               /* no such EQ */
-    mlx5_eq_doorbell(e->h->fw, eqn << 24 | 5, true);            /* ci beyond pi */
+    mlx5_eq_doorbell(e->h->fw, e->h->uar, 200u << 24, true);               /* no such EQ */
+    mlx5_eq_doorbell(e->h->fw, e->h->uar, eqn << 24 | 5, true);            /* ci beyond pi */
     g_assert_cmpuint(h_nerrors(e->h), ==, 2);
     h_cq_arm(e->h, &e->cq);
     nop(e, &e->sq, 1, CQ_UPDATE);
@@ -1030,8 +1030,8 @@ static void test_cq_arm_mistakes(void)
 {
     g_autoptr(SqEnv) e = env_new();
 
-    mlx5_cq_arm_doorbell(h_dp(e->h), e->cq.num + 50, 0);          /* no such CQ */
-    mlx5_cq_arm_doorbell(h_dp(e->h), e->cq.num, 2u << 24);        /* bad command */
+    mlx5_cq_arm_doorbell(h_dp(e->h), e->h->uar, e->cq.num + 50, 0);          /* no such CQ */
+    mlx5_cq_arm_doorbell(h_dp(e->h), e->h->uar, e->cq.num, 2u << 24);        /* bad command */
     g_assert_cmpuint(h_nerrors(e->h), ==, 1);
     nop(e, &e->sq, 1, CQ_UPDATE);
     g_assert_null(h_eq_next(e->h, &e->h->comp_eq));             /* not armed */
@@ -1078,7 +1078,7 @@ static void test_bar0_reads(void)
 
     g_assert_cmphex(cmdq >> 32, ==, e->h->cmdq >> 32);
     g_assert_cmphex((uint32_t)cmdq & ~0xfffu, ==, (uint32_t)e->h->cmdq);
-    g_assert_cmphex(mlx5_dev_mmio_read(e->h->dev, h_uar_addr(e->h->uar, 0x20), 8), ==, 0);
+    g_assert_cmphex(mlx5_dev_mmio_read(e->h->dev, h_uar_addr(e->h->uar, MLX5_UAR_CQ_DOORBELL), 8), ==, 0);
 }
 
 int main(int argc, char **argv)

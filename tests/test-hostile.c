@@ -91,10 +91,76 @@ static void test_stale_nak_ignored(void)
     expect_req(e, MLX5_OPCODE_SEND, 0);
 }
 
+/*
+ * A WQE whose first packet's gather fails (an lkey the guest never had)
+ * completes once, in error, and the QP goes to ERR; a WQE posted after
+ * that is flushed (mlx5_ib's ib_drain_sq posts one and waits for its
+ * flush).  Before: the failed WQE completed twice (its error, then a
+ * flush), the device's counter ran past the producer counter, and later
+ * posts were never flushed.
+ */
+static void test_failed_wqe_completes_once(void)
+{
+    g_autoptr(RcEnv) e = env_new(400);
+    const uint8_t *cqe;
+
+    post_send_on(e->h, &e->a, 0xbad00042, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF, e->key);
+    g_assert_cmpuint(e->h->frames->len, ==, 0);
+    cqe = next_req(e);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ_ERR);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 0);
+    g_assert_null(h_cq_next(e->h, &e->scq));
+    g_assert_cmpuint(h_query_qp_state(e->h, e->a.num), ==, MLX5_QP_STATE_ERR);
+
+    post_send(e, MLX5_OPCODE_SEND, 8, 0);                   /* the drain's WQE */
+    cqe = next_req(e);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+    g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, e->a.last);
+    g_assert_null(h_cq_next(e->h, &e->scq));
+}
+
+/*
+ * A doorbell moves a queue only through the UAR page the queue was created
+ * with: a guest process owns the pages the kernel mapped for it, so from
+ * its own page it cannot ring another process's send queue, arm its CQ or
+ * move the kernel's EQ consumer counter.  Before: any allocated page did.
+ */
+static void test_doorbell_needs_own_uar(void)
+{
+    g_autoptr(RcEnv) e = env_new(600);
+    Harness *h = e->h;
+    uint32_t other = h_alloc_simple(h, OP_ALLOC_UAR);
+    HRing *eq = &h->comp_eq;
+    unsigned msix;
+
+    h_trace_watch(h, "mlx5_ub_uar_not_owner");
+    fill(e, 8);
+    h_sq_wqe(h, &e->a, MLX5_OPCODE_RDMA_WRITE, 3, MLX5_WQE_CTRL_CQ_UPDATE);
+    h_put32(h, e->a.dbr + 4, e->a.ci & 0xffff);
+    mlx5_dev_mmio_write(h->dev, h_uar_addr(other, MLX5_UAR_BF_BASE), h_sq_bf_value(h, &e->a), 8);
+    g_assert_cmpuint(h->frames->len, ==, 0);
+    g_assert_cmpuint(h_traced(h, "for SQ"), ==, 1);
+
+    msix = h_msix_count(h, 1);
+    mlx5_dev_mmio_write(h->dev, h_uar_addr(other, MLX5_UAR_CQ_DOORBELL), e->scq.num, 8);
+    mlx5_dev_mmio_write(h->dev, h_uar_addr(other, MLX5_UAR_EQ_DOORBELL_ARM),
+                        eq->num << 24 | ((eq->ci + 5) & 0xffffff), 4);
+    g_assert_cmpuint(h_traced(h, "for CQ"), ==, 1);
+    g_assert_cmpuint(h_traced(h, "for EQ"), ==, 1);
+    g_assert_cmpuint(h_msix_count(h, 1), ==, msix);
+    g_assert_cmpuint(h_nerrors(h), ==, 3);
+
+    h_sq_ring(h, &e->a);                        /* its own page: it goes */
+    g_assert_cmpuint(h->frames->len, ==, 1);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/hostile/ack-fails-qp-then-resend", test_ack_fails_qp_then_resend);
     g_test_add_func("/hostile/stale-nak-ignored", test_stale_nak_ignored);
+    g_test_add_func("/hostile/failed-wqe-completes-once", test_failed_wqe_completes_once);
+    g_test_add_func("/hostile/doorbell-needs-own-uar", test_doorbell_needs_own_uar);
     return g_test_run();
 }
