@@ -850,6 +850,7 @@ HCmd *h_create_qp_cmd(Harness *h, HRing *sq, unsigned st, uint32_t pd, uint32_t 
     PRM_SET(qpc, log_rq_stride, qpc, __builtin_ctz(H_QP_RQ_STRIDE) - 4);
     PRM_SET(qpc, user_index, qpc, 0x4321);
     PRM_SET(qpc, dbr_addr, qpc, sq->dbr);
+    PRM_SET(qpc, fre, qpc, 1);      /* a kernel QP (mlx5_ib create_kernel_qp) */
     return c;
 }
 

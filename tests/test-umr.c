@@ -383,6 +383,32 @@ static void test_umr_on_ud(void)
 }
 
 
+/* A process's QP (qpc fre clear: mlx5_ib create_user_qp) may not post a
+ * UMR: the key it names stays as it was, and the WQE fails with a local
+ * QP operation error.  Before, any RC QP could point a key that allows
+ * UMR at any guest-physical page and reach it through RDMA. */
+static void test_umr_user_qp_refused(void)
+{
+    g_autoptr(RcEnv) e = env_new(10);
+    uint32_t fkey = free_mtt_key(e->h, e->h->pd, 8, true);
+    g_autoptr(HCmd) c = NULL;
+    HRing user;
+    const uint8_t *cqe;
+
+    c = h_create_qp_cmd(e->h, &user, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num,
+                        e->h->uar, 4, 4);
+    PRM_SET(qpc, fre, IN_PTR(c, create_qp_in, qpc), 0);
+    user.num = OUT_GET(h_ok(e->h, c), create_qp_out, qpn);
+    connect_qp(e, user.num, e->b.num, 10);
+    reg_mr(e, &user, fkey, 0x15, MLX5_WQE_CTRL_CQ_UPDATE);
+    cqe = h_cq_next(e->h, &e->scq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ_ERR);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+    g_assert_true(key_is_free(e->h, fkey));
+    g_assert_cmpuint(h_query_qp_state(e->h, user.num), ==, MLX5_QP_STATE_ERR);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -393,5 +419,6 @@ int main(int argc, char **argv)
     g_test_add_func("/umr/umr-qp", test_umr_qp);
     g_test_add_func("/umr/bad-inputs", test_umr_bad_inputs);
     g_test_add_func("/umr/on-ud", test_umr_on_ud);
+    g_test_add_func("/umr/user-qp-refused", test_umr_user_qp_refused);
     return g_test_run();
 }
