@@ -13,7 +13,13 @@
  * link time to QEMU's trace backend or to a stderr printer for tests.
  *
  * All calls are made from the thread that runs the device (QEMU's main loop
- * under the BQL); none may be made re-entrantly from inside a callback.
+ * under the BQL).  DMA reaches guest RAM only: a dma_read/dma_write that
+ * touches anything else (the device's own BAR, another device) fails.
+ * The device also refuses to be entered from inside one of these
+ * callbacks (hw-rdma/device.c dev_enter), so a platform that cannot
+ * promise that - a fuzzer's RAM with a window onto BAR0, a wire that
+ * loops a frame back from inside tx_frame - loses a doorbell or delays a
+ * frame, never corrupts the device.
  */
 #ifndef MLX5EMU_PLATFORM_H
 #define MLX5EMU_PLATFORM_H
@@ -64,7 +70,8 @@ typedef struct Mlx5FwConfig {
 
 typedef struct Mlx5Platform {
     /* Guest-physical memory.  Return 0 on success, -1 if any byte of the
-     * range is not guest RAM (the device then answers the PRM way). */
+     * range is not guest RAM - MMIO included (the device then answers the
+     * PRM way). */
     int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
     int (*dma_write)(void *opaque, uint64_t addr, const void *buf, size_t len);
     /* Raise MSI-X vector `vector` (already bounded by the core). */

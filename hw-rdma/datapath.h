@@ -61,6 +61,10 @@ struct Mlx5Device {
     uint64_t latch_addr;
     uint32_t latch_hi;
     bool latch_valid;
+    /* An entry point of mlx5-dev.h is running (device.c dev_enter), and a
+     * reset asked for meanwhile waits for it to end. */
+    bool busy;
+    const char *reset_deferred;
 };
 
 static inline uint64_t mlx5_dp_now(const Mlx5DataPath *dp)

@@ -78,8 +78,49 @@ void mlx5_dev_free(Mlx5Device *d)
     g_free(d);
 }
 
+/* --- re-entrancy --------------------------------------------------------- */
+
+/*
+ * Every entry point runs alone.  A platform whose DMA can reach the
+ * device's own BAR (QEMU: peer-to-peer to itself, unless DMA is limited to
+ * RAM as hw/mlx5.c does), or whose wire loops a frame back while the device
+ * sends it (a filter, a hub), would otherwise run one entry point inside
+ * another: a doorbell rung by the scatter of an RDMA READ response would
+ * append to the very WQE list the completer is walking (the class of
+ * QEMU's pvrdma CVE-2023-1544 and of the DMA re-entrancy bugs QEMU's
+ * MemReentrancyGuard answers).  A nested call is refused the way that
+ * loses nothing a guest may rely on: an MMIO write is dropped (a guest
+ * cannot DMA to its NIC's registers on hardware either), a frame waits to
+ * be offered again (mlx5_dev_rx_retry), the timer is asked for again, and
+ * a reset waits for the running entry point to end.
+ */
+static bool dev_enter(Mlx5Device *d, const char *entry)
+{
+    if (d->busy) {
+        mlx5emu_trace_ub_reentrant(entry);
+        return false;
+    }
+    d->busy = true;
+    return true;
+}
+
+static void dev_leave(Mlx5Device *d)
+{
+    const char *why = d->reset_deferred;
+
+    d->busy = false;
+    if (why) {
+        d->reset_deferred = NULL;
+        mlx5_dev_reset(d, why);
+    }
+}
+
 unsigned mlx5_dev_reset(Mlx5Device *d, const char *why)
 {
+    if (d->busy) {
+        d->reset_deferred = why;
+        return 0;
+    }
     d->latch_valid = false;
     return mlx5_fw_reset(&d->fw, why);
 }
@@ -90,6 +131,9 @@ uint64_t mlx5_dev_mmio_read(Mlx5Device *d, uint64_t addr, unsigned size)
 {
     uint64_t v = 0;
 
+    if (!dev_enter(d, "BAR0 read")) {
+        return 0;
+    }
     if (addr < MLX5_ISEG_SIZE && size <= 4) {
         v = mlx5_iseg_read(&d->fw, (uint32_t)addr, size);
     } else if (addr < MLX5_ISEG_SIZE) {
@@ -98,6 +142,7 @@ uint64_t mlx5_dev_mmio_read(Mlx5Device *d, uint64_t addr, unsigned size)
     } else {
         mlx5emu_trace_ub_mmio_read(addr, size);   /* UARs are write-only */
     }
+    dev_leave(d);
     return v;
 }
 
@@ -166,6 +211,11 @@ void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned si
 {
     bool uar = addr >= (uint64_t)MLX5_FIRST_UAR_INDEX * MLX5_UAR_PAGE_BYTES && addr < MLX5_BAR0_SIZE;
 
+    if (!dev_enter(d, "BAR0 write")) {
+        mlx5_guest_error(&d->fw, "BAR0 write at 0x%" PRIx64 " from inside the device "
+                         "(DMA aimed at its own registers): dropped", addr);
+        return;
+    }
     if (addr < MLX5_ISEG_SIZE) {
         mlx5_iseg_write(&d->fw, (uint32_t)addr, (uint32_t)val, size);
     } else if (uar && size == 8) {
@@ -175,6 +225,7 @@ void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned si
     } else {
         mlx5emu_trace_ub_mmio_write(addr, size, val);
     }
+    dev_leave(d);
 }
 
 /* --- the rest of mlx5-dev.h ---------------------------------------------- */
@@ -196,7 +247,10 @@ bool mlx5_dev_commands_pending(const Mlx5Device *d)
 
 void mlx5_dev_run_commands(Mlx5Device *d)
 {
-    mlx5_cmdif_run(&d->fw);
+    if (dev_enter(d, "commands")) {
+        mlx5_cmdif_run(&d->fw);       /* refused: they stay pending */
+        dev_leave(d);
+    }
 }
 
 /* One platform timer serves the RoCE loopback queue, CQ moderation, the RC
@@ -216,11 +270,16 @@ void mlx5_dev_timer(Mlx5Device *d)
     uint64_t next;
 
     dp->timer_deadline = UINT64_MAX;    /* it has fired */
+    if (!dev_enter(d, "timer")) {
+        mlx5_timer_request(dp, mlx5_dp_now(dp));    /* again, once the device is free */
+        return;
+    }
     next = mlx5_roce_loopback_run(dp);
     next = MIN(next, mlx5_cq_moderation_expire(dp));
     next = MIN(next, mlx5_rc_timer_expire(dp));
     next = MIN(next, mlx5_rq_err_poll(dp));
     mlx5_timer_request(dp, next);
+    dev_leave(d);
 }
 
 void mlx5_dev_set_link(Mlx5Device *d, bool up)
@@ -230,7 +289,15 @@ void mlx5_dev_set_link(Mlx5Device *d, bool up)
 
 bool mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len)
 {
-    return mlx5_rx_frame(&d->dp, frame, len, true);
+    bool taken;
+
+    if (!dev_enter(d, "receive")) {
+        d->dp.rx_waiting = true;        /* offered again after mlx5_dev_rx_retry() */
+        return false;
+    }
+    taken = mlx5_rx_frame(&d->dp, frame, len, true);
+    dev_leave(d);
+    return taken;
 }
 
 bool mlx5_dev_rx_retry(Mlx5Device *d)

@@ -82,10 +82,12 @@ static void impair_send(FilterImpairState *s, NetClientState *sender, unsigned f
     qemu_netfilter_pass_to_next(sender, flags, &iov, 1, NETFILTER(s));
 }
 
-/* Release the held frames that are due (or all of them), oldest first. */
-static void impair_release(FilterImpairState *s, bool passing, bool all)
+/* The held frames that are due (or all of them) leave the queue, oldest
+ * first, and the timer is set for the rest. */
+static GQueue *impair_take_due(FilterImpairState *s, bool passing, bool all)
 {
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), next = INT64_MAX;
+    GQueue *due = g_queue_new();
     GList *l = s->held.head;
 
     while (l) {
@@ -93,9 +95,8 @@ static void impair_release(FilterImpairState *s, bool passing, bool all)
         GList *n = l->next;
 
         if (all || h->release_ns <= now || (passing && h->reorder)) {
-            g_queue_delete_link(&s->held, l);
-            impair_send(s, h->sender, h->flags, h->data, h->len);
-            g_free(h);
+            g_queue_unlink(&s->held, l);
+            g_queue_push_tail_link(due, l);
         } else {
             next = MIN(next, h->release_ns);
         }
@@ -106,6 +107,23 @@ static void impair_release(FilterImpairState *s, bool passing, bool all)
     } else {
         timer_del(&s->timer);
     }
+    return due;
+}
+
+/* Release the held frames that are due.  Sending one can come back here
+ * before it returns - the receiver answers at once, and its answer passes
+ * this filter the other way (queue=all) - so the frames leave the queue
+ * before any is sent: a nested release sees only what is still held. */
+static void impair_release(FilterImpairState *s, bool passing, bool all)
+{
+    GQueue *due = impair_take_due(s, passing, all);
+    HeldFrame *h;
+
+    while ((h = g_queue_pop_head(due))) {
+        impair_send(s, h->sender, h->flags, h->data, h->len);
+        g_free(h);
+    }
+    g_queue_free(due);
 }
 
 static void impair_timer(void *opaque)

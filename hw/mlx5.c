@@ -63,15 +63,23 @@ struct Mlx5State {
 
 /* --- platform table ------------------------------------------------- */
 
+/* DMA to and from guest RAM only (platform.h): MemTxAttrs.memory makes
+ * QEMU refuse MMIO - the device's own BAR above all, which an RDMA READ's
+ * scatter list could otherwise name and so ring its doorbells from inside
+ * the data path. */
+static const MemTxAttrs mlx5_dma_attrs = { .memory = 1 };
+
 static int mlx5_plat_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
-    return pci_dma_read(PCI_DEVICE(opaque), addr, buf, len) == MEMTX_OK ? 0 : -1;
+    return pci_dma_rw(PCI_DEVICE(opaque), addr, buf, len, DMA_DIRECTION_TO_DEVICE,
+                      mlx5_dma_attrs) == MEMTX_OK ? 0 : -1;
 }
 
 static int mlx5_plat_dma_write(void *opaque, uint64_t addr, const void *buf,
                                size_t len)
 {
-    return pci_dma_write(PCI_DEVICE(opaque), addr, buf, len) == MEMTX_OK ? 0 : -1;
+    return pci_dma_rw(PCI_DEVICE(opaque), addr, (void *)buf, len, DMA_DIRECTION_FROM_DEVICE,
+                      mlx5_dma_attrs) == MEMTX_OK ? 0 : -1;
 }
 
 static void mlx5_plat_msix_notify(void *opaque, unsigned vector)
@@ -163,11 +171,32 @@ static void mlx5_plat_timer_set(void *opaque, uint64_t deadline_ns)
     }
 }
 
+/* A frame the core could not take while it was busy (mlx5_dev_receive
+ * from inside one of its callbacks) or for want of a receive WQE is
+ * offered again once the entry point that ran has ended. */
+static void mlx5_rx_retry(Mlx5State *s)
+{
+    if (mlx5_dev_rx_retry(s->dev)) {
+        qemu_flush_queued_packets(qemu_get_queue(s->nic));
+    }
+}
+
+/* The timer is an entry point like MMIO, the command bottom half and
+ * receive: it holds the device's re-entrancy guard while it runs, as QEMU
+ * holds it around those. */
 static void mlx5_timer_cb(void *opaque)
 {
     Mlx5State *s = opaque;
+    MemReentrancyGuard *guard = &DEVICE(s)->mem_reentrancy_guard;
 
+    if (guard->engaged_in_io) {
+        timer_mod(s->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+        return;
+    }
+    guard->engaged_in_io = true;
     mlx5_dev_timer(s->dev);
+    guard->engaged_in_io = false;
+    mlx5_rx_retry(s);
 }
 
 static void mlx5_plat_guest_error(void *opaque, const char *msg)
@@ -201,9 +230,7 @@ static void mlx5_mmio_write(void *opaque, hwaddr addr, uint64_t val,
     mlx5_dev_mmio_write(s->dev, addr, val, size);
     /* A frame held for want of a receive WQE: the driver's doorbells
      * follow its RX refills, so offer it again. */
-    if (mlx5_dev_rx_retry(s->dev)) {
-        qemu_flush_queued_packets(qemu_get_queue(s->nic));
-    }
+    mlx5_rx_retry(s);
     /* Commands run in a bottom half, so the vCPU's doorbell write returns
      * at once whatever the command costs. */
     if (mlx5_dev_commands_pending(s->dev)) {
@@ -222,7 +249,9 @@ static const MemoryRegionOps mlx5_mmio_ops = {
 static void mlx5_cmd_bh(void *opaque)
 {
     Mlx5State *s = opaque;
+
     mlx5_dev_run_commands(s->dev);
+    mlx5_rx_retry(s);
 }
 
 /* --- NIC backend ----------------------------------------------------- */

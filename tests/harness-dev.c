@@ -1,4 +1,6 @@
 /* The unit-test harness around a whole Mlx5Device: see harness-dev.h. */
+#include <string.h>
+
 #include "harness-dev.h"
 
 static void h_free_device(Harness *h)
@@ -40,4 +42,42 @@ void h_sq_ring(Harness *h, HRing *sq)
 {
     h_put32(h, sq->dbr + 4, sq->ci & 0xffff);
     mlx5_dev_mmio_write(h->dev, h_uar_addr(h->uar, MLX5_UAR_BF_BASE), h_sq_bf_value(h, sq), 8);
+}
+
+/* DMA into the window: BAR0 accesses of up to 8 bytes each. */
+static int bar_dma(Harness *h, uint64_t off, void *buf, size_t n, bool write)
+{
+    uint8_t *b = buf;
+
+    for (size_t at = 0; at < n;) {
+        unsigned size = n - at >= 8 && (off + at) % 8 == 0 ? 8 : 4;
+        uint8_t word[8] = { 0 };
+
+        size = (unsigned)MIN(size, n - at);
+        if (write) {
+            memcpy(word + 8 - size, b + at, size);
+            mlx5_dev_mmio_write(h->dev, off + at, prm_be64(word), size);
+        } else {
+            prm_put_be64(word, mlx5_dev_mmio_read(h->dev, off + at, size));
+            memcpy(b + at, word + 8 - size, size);
+        }
+        at += size;
+    }
+    return 0;
+}
+
+void h_bar_window(Harness *h, uint64_t gpa)
+{
+    h->bar_window = gpa;
+    h->bar_dma = bar_dma;
+}
+
+static void tx_loop(Harness *h, const uint8_t *frame, size_t len)
+{
+    mlx5_dev_receive(h->dev, frame, len);
+}
+
+void h_tx_loopback(Harness *h)
+{
+    h->tx_loop = tx_loop;
 }

@@ -24,4 +24,11 @@ void h_cq_arm(Harness *h, HRing *cq);
  * bytes of its control segment. */
 uint64_t h_sq_bf_value(Harness *h, const HRing *sq);
 
+/* Hostile platforms: the device's BAR0 appears to its own DMA at guest
+ * address `gpa` (8-byte big-endian accesses, as QEMU's MMIO dispatch
+ * makes them); every frame it sends comes straight back into
+ * mlx5_dev_receive, from inside its tx_frame. */
+void h_bar_window(Harness *h, uint64_t gpa);
+void h_tx_loopback(Harness *h);
+
 #endif

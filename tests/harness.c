@@ -15,9 +15,18 @@ static bool in_ram(uint64_t a, size_t n)
     return a >= GUEST_BASE && n <= GUEST_SIZE && a - GUEST_BASE <= GUEST_SIZE - n;
 }
 
+static bool in_bar_window(Harness *h, uint64_t a, size_t n)
+{
+    return h->bar_dma && a >= h->bar_window && n <= MLX5_BAR0_SIZE &&
+           a - h->bar_window <= MLX5_BAR0_SIZE - n;
+}
+
 static int p_dma_read(void *o, uint64_t a, void *buf, size_t n)
 {
     Harness *h = o;
+    if (in_bar_window(h, a, n)) {
+        return h->bar_dma(h, a - h->bar_window, buf, n, false);
+    }
     if (!in_ram(a, n)) {
         return -1;
     }
@@ -28,6 +37,9 @@ static int p_dma_read(void *o, uint64_t a, void *buf, size_t n)
 static int p_dma_write(void *o, uint64_t a, const void *buf, size_t n)
 {
     Harness *h = o;
+    if (in_bar_window(h, a, n)) {
+        return h->bar_dma(h, a - h->bar_window, (void *)buf, n, true);
+    }
     if (!in_ram(a, n)) {
         return -1;
     }
@@ -47,6 +59,9 @@ static void p_tx(void *o, const uint8_t *frame, size_t len, const Mlx5TxOffload 
     Harness *h = o;
     g_ptr_array_add(h->frames, g_bytes_new(frame, len));
     h->last_tx_offload = *off;
+    if (h->tx_loop) {
+        h->tx_loop(h, frame, len);
+    }
 }
 
 static uint64_t p_clock(void *o)

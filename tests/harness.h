@@ -117,6 +117,12 @@ struct Harness {
     GPtrArray *guest_errors;    /* char * */
     GPtrArray *traced;          /* char *: "event text" of the watched trace events */
     char *trace_glob;
+    /* Hostile platforms (harness-dev.c): DMA into [bar_window, + BAR0
+     * size) reaches the device's own BAR0, as peer-to-peer DMA would;
+     * every frame sent is also received at once, as through a hub. */
+    uint64_t bar_window;
+    int (*bar_dma)(Harness *h, uint64_t off, void *buf, size_t n, bool write);
+    void (*tx_loop)(Harness *h, const uint8_t *frame, size_t len);
     uint64_t cmdq;
     bool via_cmdq;              /* h_exec uses the command queue */
     uint8_t ok_ops[0x1000];     /* opcodes that succeeded at least once */

@@ -155,6 +155,89 @@ static void test_doorbell_needs_own_uar(void)
     g_assert_cmpuint(h->frames->len, ==, 1);
 }
 
+/* rc-env's wire(), through the device's entry point as a platform calls
+ * it (mlx5_dev_receive), so that what runs inside it is inside the device. */
+static void wire_as_platform(RcEnv *e)
+{
+    while (e->fed < e->h->frames->len) {
+        GBytes *f = g_ptr_array_index(e->h->frames, e->fed++);
+
+        g_assert_true(mlx5_dev_receive(e->h->dev, g_bytes_get_data(f, NULL),
+                                       g_bytes_get_size(f)));
+    }
+}
+
+/* Where the device's BAR0 shows up to its own DMA in the hostile tests. */
+#define BAR_WINDOW 0x40000000ull
+
+/*
+ * An RDMA READ whose scatter list points at the device's own BlueFlame
+ * register: the response data, which the peer chooses, is a doorbell for
+ * the requester's send queue, where more WQEs wait.  The device is busy
+ * scattering the response: the doorbell is refused (traced, logged), the
+ * READ completes, and the WQEs wait for a doorbell of the driver's.
+ * Before: the nested doorbell appended to the WQE list the completer was
+ * walking (heap use after free under ASan, sends out of nowhere without).
+ */
+static void test_read_scatter_into_own_bar(void)
+{
+    g_autoptr(RcEnv) e = env_new(800);
+    Harness *h = e->h;
+    uint64_t bf = BAR_WINDOW + h_uar_addr(h->uar, MLX5_UAR_BF_BASE);
+    uint32_t bar_key = h_create_mkey(h, BAR_WINDOW, MLX5_BAR0_SIZE, true);
+    uint8_t *w, *doorbell = h_gpa(h, B_BUF);
+
+    h_bar_window(h, BAR_WINDOW);
+    h_trace_watch(h, "mlx5_ub_reentrant");
+    w = h_sq_wqe(h, &e->a, MLX5_OPCODE_RDMA_READ, 3, MLX5_WQE_CTRL_CQ_UPDATE);
+    prm_put_be64(w + MLX5_DS_BYTES + WQE_RADDR_VA, B_BUF);
+    prm_put_be32(w + MLX5_DS_BYTES + WQE_RADDR_RKEY, e->key);
+    h_data_seg(w + 2 * MLX5_DS_BYTES, 8, bar_key, bf);
+    h_sq_ring(h, &e->a);
+
+    fill(e, 8);
+    for (int i = 0; i < 12; i++) {              /* posted, not rung */
+        w = h_sq_wqe(h, &e->a, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE);
+        h_data_seg(w + MLX5_DS_BYTES, 8, e->key, A_BUF);
+    }
+    h_put32(h, e->a.dbr + 4, e->a.ci & 0xffff);
+    prm_put_be64(doorbell, h_sq_bf_value(h, &e->a));   /* what the READ returns */
+
+    wire_as_platform(e);
+    g_assert_cmpuint(h_traced(h, "BAR0 write from inside the device"), ==, 1);
+    g_assert_cmpuint(h->frames->len, ==, 2);    /* the READ and its response: no SEND */
+    expect_req(e, MLX5_OPCODE_RDMA_READ, 0);
+    g_assert_cmpuint(h_nerrors(h), ==, 1);
+
+    post_recv(e, 0, 64);
+    h_sq_ring(h, &e->a);                        /* the driver's doorbell: they go */
+    g_assert_cmpuint(h->frames->len, ==, 2 + 12);
+}
+
+/*
+ * A frame the device sends comes straight back in from inside its
+ * tx_frame (a hub, a filter that releases held frames): the device is
+ * busy sending, so the frame waits, and mlx5_dev_rx_retry tells the
+ * platform to offer it again; offered then, it is received.
+ */
+static void test_frame_looped_back_while_sending(void)
+{
+    g_autoptr(RcEnv) e = env_new(900);
+    Harness *h = e->h;
+
+    h_tx_loopback(h);
+    h_trace_watch(h, "mlx5_ub_reentrant");
+    fill(e, 64);
+    post_recv(e, 0, 64);
+    post_send(e, MLX5_OPCODE_SEND, 64, 0);
+    g_assert_cmpuint(h_traced(h, "receive from inside the device"), ==, 1);
+    g_assert_null(h_cq_next(h, &e->rcq));
+    g_assert_true(mlx5_dev_rx_retry(h->dev));
+    g_assert_true(mlx5_dev_receive(h->dev, g_bytes_get_data(g_ptr_array_index(h->frames, 0), NULL),
+                                   g_bytes_get_size(g_ptr_array_index(h->frames, 0))));
+    g_assert_nonnull(h_cq_next(h, &e->rcq));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -162,5 +245,8 @@ int main(int argc, char **argv)
     g_test_add_func("/hostile/stale-nak-ignored", test_stale_nak_ignored);
     g_test_add_func("/hostile/failed-wqe-completes-once", test_failed_wqe_completes_once);
     g_test_add_func("/hostile/doorbell-needs-own-uar", test_doorbell_needs_own_uar);
+    g_test_add_func("/hostile/read-scatter-into-own-bar", test_read_scatter_into_own_bar);
+    g_test_add_func("/hostile/frame-looped-back-while-sending",
+                    test_frame_looped_back_while_sending);
     return g_test_run();
 }
