@@ -83,9 +83,10 @@ static uint8_t pkt_opcode(uint8_t wqe_op, bool first, bool last)
 }
 
 /* SEND / RDMA WRITE packets from r->next_psn on, while the window has
- * room.  An ACK is asked for on the last packet and on every
- * RC_ACKREQ_EVERY-th, so that a long message is acknowledged as it goes
- * and the window moves.  Not OK: the gather of a packet failed. */
+ * room and the slice lasts (sched.c: the rest goes on from the timer).  An
+ * ACK is asked for on the last packet and on every RC_ACKREQ_EVERY-th, so
+ * that a long message is acknowledged as it goes and the window moves.
+ * Not OK: the gather of a packet failed. */
 static Mlx5SglStatus send_message(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWqe *r,
                                   Mlx5RocePkt *p, uint32_t mtu)
 {
@@ -100,6 +101,10 @@ static Mlx5SglStatus send_message(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWq
         bool first = i == 0, last = i == n - 1;
 
         if (psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW) {
+            return MLX5_SGL_OK;
+        }
+        if (!mlx5_slice_left(dp)) {
+            mlx5_defer(dp, MLX5_DEFER_RC_SEND, t->qp->num);
             return MLX5_SGL_OK;
         }
         st = mlx5_rc_wqe_sgl(dp, t, r, off, buf, len, false);
@@ -214,6 +219,10 @@ void mlx5_rc_requester_run(Mlx5DataPath *dp, Mlx5QpTransport *t)
                 psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW) {
                 break;
             }
+            if (!mlx5_slice_left(dp)) {
+                mlx5_defer(dp, MLX5_DEFER_RC_SEND, t->qp->num);
+                break;
+            }
             if (!transmit(dp, t, i)) {
                 return;
             }
@@ -226,6 +235,15 @@ void mlx5_rc_requester_run(Mlx5DataPath *dp, Mlx5QpTransport *t)
     }
     if (sent && t->req.timer == MLX5_RC_TIMER_OFF) {
         mlx5_rc_ack_timer_start(dp, t);
+    }
+}
+
+void mlx5_rc_send_resume(Mlx5DataPath *dp, uint32_t qpn)
+{
+    Mlx5Qp *qp = mlx5_qp_get(dp->fw, qpn);
+
+    if (qp && mlx5_qp_st_is_rc(qp->st) && qp->state == MLX5_QP_STATE_RTS && qp->dp) {
+        mlx5_rc_requester_run(dp, mlx5_qp_transport(qp));
     }
 }
 

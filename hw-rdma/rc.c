@@ -205,17 +205,21 @@ uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp)
 
 /* --- entry points ------------------------------------------------------- */
 
+/* The send WQEs in flight, oldest first, as far as the slice goes. */
 unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
     GArray *wqes = t->req.wqes;
-    unsigned n = wqes->len;
+    guint n = 0;
 
     mlx5_rc_stop_timer(dp, t);
-    for (guint i = 0; i < wqes->len; i++) {
-        mlx5_rc_req_cqe(dp, t, &g_array_index(wqes, Mlx5RcWqe, i),
+    while (n < wqes->len && mlx5_slice_left(dp)) {
+        mlx5_rc_req_cqe(dp, t, &g_array_index(wqes, Mlx5RcWqe, n),
                         MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+        n++;
     }
-    g_array_set_size(wqes, 0);
+    if (n) {
+        g_array_remove_range(wqes, 0, n);
+    }
     return n;
 }
 
@@ -254,5 +258,7 @@ void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const M
         t->resp.comm_est = true;
         mlx5_eq_post_qp_srq(dp->fw, MLX5_EVENT_COMM_EST, t->qp->num, MLX5_EVENT_QUEUE_QP);
     }
-    mlx5_rc_responder(dp, t, p, op);
+    if (!mlx5_rc_resp_hold(dp, t, frame, len)) {
+        mlx5_rc_responder(dp, t, p, op);
+    }
 }

@@ -112,9 +112,7 @@ static void test_rc_errors(void)
  * READ and a SEND between two QPs of one device complete by themselves. */
 static void run_timer_until_idle(RcEnv *e)
 {
-    for (int i = 0; i < 1000 && e->h->timer_ns <= e->h->clock_ns; i++) {
-        mlx5_dev_timer(e->h->dev);
-    }
+    h_run_due(e->h);
 }
 
 static void test_rc_loopback(void)
@@ -490,7 +488,8 @@ static void test_rc_gone_while_busy(void)
     e = env_new(70);
     arm_everything(e);
     e->h->fw->cfg.roce_loopback = true;
-    post_send(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF);     /* a frame to ourselves, queued */
+    h_data_seg(h_sq_wqe(e->h, &e->a, MLX5_OPCODE_SEND, 2, 0) + MLX5_DS_BYTES, 8, e->key, A_BUF);
+    h_sq_doorbell(e->h, &e->a);                         /* a frame to ourselves, queued */
     g_assert_cmpuint(g_queue_get_length(h_dp(e->h)->roce_loopback), >, 0);
     g_assert_cmpuint(mlx5_dev_reset(e->h->dev, "flr"), >, 0);
     g_assert_cmpuint(h_dp(e->h)->rc_timed->len + h_dp(e->h)->rq_err_watched->len +
