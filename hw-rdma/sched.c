@@ -32,11 +32,15 @@ typedef struct Mlx5Deferred {
     uint32_t num;
 } Mlx5Deferred;
 
-static const char *const defer_name[MLX5_DEFER__COUNT] = {
-    [MLX5_DEFER_SQ] = "send queue",
-    [MLX5_DEFER_RC_SEND] = "RC requester",
-    [MLX5_DEFER_RC_RESPOND] = "RC responder",
-    [MLX5_DEFER_QP_FLUSH] = "QP flush",
+/* What each kind of note is, and what goes on with it. */
+static const struct {
+    const char *name;
+    void (*resume)(Mlx5DataPath *dp, uint32_t num);
+} defer_kind[MLX5_DEFER__COUNT] = {
+    [MLX5_DEFER_SQ] = { "send queue", mlx5_sq_resume },
+    [MLX5_DEFER_RC_SEND] = { "RC requester", mlx5_rc_send_resume },
+    [MLX5_DEFER_RC_RESPOND] = { "RC responder", mlx5_rc_respond_resume },
+    [MLX5_DEFER_QP_FLUSH] = { "QP flush", mlx5_qp_flush_resume },
 };
 
 static guint defer_key(Mlx5DeferKind kind, uint32_t num)
@@ -76,29 +80,14 @@ void mlx5_defer(Mlx5DataPath *dp, Mlx5DeferKind kind, uint32_t num)
     d = g_new(Mlx5Deferred, 1);
     *d = (Mlx5Deferred) { kind, num };
     g_queue_push_tail(dp->deferred, d);
-    mlx5emu_trace_slice_defer(defer_name[kind], num);
+    mlx5emu_trace_slice_defer(defer_kind[kind].name, num);
     mlx5_timer_request(dp, mlx5_dp_now(dp));
 }
 
 static void deferred_run_one(Mlx5DataPath *dp, const Mlx5Deferred *d)
 {
-    mlx5emu_trace_slice_resume(defer_name[d->kind], d->num);
-    switch (d->kind) {
-    case MLX5_DEFER_SQ:
-        mlx5_sq_resume(dp, d->num);
-        break;
-    case MLX5_DEFER_RC_SEND:
-        mlx5_rc_send_resume(dp, d->num);
-        break;
-    case MLX5_DEFER_RC_RESPOND:
-        mlx5_rc_respond_resume(dp, d->num);
-        break;
-    case MLX5_DEFER_QP_FLUSH:
-        mlx5_qp_flush_resume(dp, d->num);
-        break;
-    default:
-        break;
-    }
+    mlx5emu_trace_slice_resume(defer_kind[d->kind].name, d->num);
+    defer_kind[d->kind].resume(dp, d->num);
 }
 
 uint64_t mlx5_deferred_run(Mlx5DataPath *dp)
