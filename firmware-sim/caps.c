@@ -5,7 +5,8 @@
  * do not model is switched off here, never by failing the command the
  * driver would send for it.  Values follow the gates the 6.1, 6.12 and 7.x
  * drivers check (bring-up map §4.4); MAX == CUR at reset, SET_HCA_CAP
- * updates CUR within MAX.
+ * updates CUR within MAX, and the object tables' limits follow CUR (hca.c
+ * mlx5_fw_limits_update).
  */
 #include <string.h>
 
@@ -159,6 +160,7 @@ void mlx5_caps_init(Mlx5Fw *fw)
     fw->cap_valid[MLX5_CAP_ROCE] = true;
     fw->cap_valid[MLX5_CAP_FLOW_TABLE] = true;
     memcpy(fw->caps_cur, fw->caps_max, sizeof(fw->caps_cur));
+    mlx5_fw_limits_update(fw);
 }
 
 /* SET_HCA_CAP may only turn on what MAX has: a one-bit feature the device
@@ -235,5 +237,6 @@ unsigned cmd_set_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
         return atomic_set(fw, want) ? MLX5_CMD_STAT_OK : CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
     }
     memcpy(fw->caps_cur[type], want, MLX5_CAP_BYTES);
+    mlx5_fw_limits_update(fw);
     return MLX5_CMD_STAT_OK;
 }

@@ -205,6 +205,27 @@ uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp)
 
 /* --- entry points ------------------------------------------------------- */
 
+/* An honest driver reuses a send-ring slot only once the WQE in it has
+ * completed, so the WQEs in flight fit in the ring together; the copies
+ * are bounded by it (rc-requester.c rc_append), and so is the memory the
+ * data path keeps for the QP (transport.c mlx5_transport_qp_bytes). */
+uint64_t mlx5_rc_copies_max(const Mlx5Qp *qp)
+{
+    return MAX((uint64_t)MLX5_WQEBB_BYTES << qp->sq.ring.log_size, (uint64_t)MLX5_MAX_WQE_BYTES);
+}
+
+void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i)
+{
+    t->req.copied -= g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
+    g_array_remove_index(t->req.wqes, i);
+}
+
+void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t)
+{
+    g_array_set_size(t->req.wqes, 0);
+    t->req.copied = 0;
+}
+
 unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
     GArray *wqes = t->req.wqes;
@@ -215,7 +236,7 @@ unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
         mlx5_rc_req_cqe(dp, t, &g_array_index(wqes, Mlx5RcWqe, i),
                         MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
     }
-    g_array_set_size(wqes, 0);
+    mlx5_rc_wqes_drop_all(t);
     return n;
 }
 

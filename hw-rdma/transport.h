@@ -92,6 +92,7 @@ typedef struct Mlx5Requester {
     uint32_t sq_psn;            /* next new PSN */
     uint32_t una_psn;           /* oldest PSN not yet acknowledged */
     GArray *wqes;               /* Mlx5RcWqe, oldest first */
+    uint32_t copied;            /* bytes their copies hold (mlx5_rc_copies_max) */
     uint8_t retry_left, rnr_left;   /* retries before RETRY_EXC / RNR_RETRY_EXC */
     Mlx5RcTimer timer;
     uint64_t deadline;          /* clock_ns when the timer fires */
@@ -174,6 +175,12 @@ void mlx5_rc_post_local(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe 
 void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const Mlx5RocePkt *p);
 unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t);
 void mlx5_rc_stop_timer(Mlx5DataPath *dp, Mlx5QpTransport *t);
+/* The send WQEs in flight (req.wqes) and their copies: the most bytes the
+ * copies of an RC QP's may hold (its send ring's, or one WQE's if that is
+ * more); forget WQE i, or all of them, with their copies. */
+uint64_t mlx5_rc_copies_max(const Mlx5Qp *qp);
+void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i);
+void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t);
 
 /* ud.c: take one send WQE of a UD or GSI QP (0, or the syndrome to fail it
  * with; the caller writes its CQE); a datagram that parsed as RoCEv2 UD. */
