@@ -21,6 +21,14 @@ static void fte_free(gpointer p)
     g_free(e);
 }
 
+/* An entry holds itself and its destination list, charged to the
+ * device's budget in the table's entry table. */
+static uint64_t fte_bytes(const void *e)
+{
+    return sizeof(Mlx5Fte) + (uint64_t)((const Mlx5Fte *)e)->ndest * sizeof(Mlx5FlowDest);
+}
+static const Mlx5TableCost fte_cost = { 0, fte_bytes, NULL };
+
 void mlx5_flow_table_destroy(gpointer p)
 {
     Mlx5FlowTable *ft = p;
@@ -95,6 +103,7 @@ unsigned cmd_create_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
     ft->miss_action = PRM_GET(flow_table_context, table_miss_action, ctx);
     ft->miss_id = PRM_GET(flow_table_context, table_miss_id, ctx);
     mlx5_table_init(&ft->ftes, "fte", 0, (1u << log_size) - 1, fte_free);
+    mlx5_table_account(&ft->ftes, &fw->host_mem, &fte_cost);
     st = mlx5_cmd_add(c, &fw->flow_table, ft, &ft->id);
     if (st != MLX5_CMD_STAT_OK) {
         return st;
@@ -105,17 +114,14 @@ unsigned cmd_create_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
     return MLX5_CMD_STAT_OK;
 }
 
+static bool fg_of_table(const void *g, void *table_id)
+{
+    return ((const Mlx5FlowGroup *)g)->table_id == GPOINTER_TO_UINT(table_id);
+}
+
 static void ft_drop_groups(Mlx5Fw *fw, uint32_t table_id)
 {
-    GHashTableIter it;
-    gpointer k, v;
-
-    g_hash_table_iter_init(&it, fw->flow_group.objs);
-    while (g_hash_table_iter_next(&it, &k, &v)) {
-        if (((Mlx5FlowGroup *)v)->table_id == table_id) {
-            g_hash_table_iter_remove(&it);
-        }
-    }
+    mlx5_table_remove_if(&fw->flow_group, fg_of_table, GUINT_TO_POINTER(table_id));
 }
 
 unsigned cmd_destroy_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
@@ -345,8 +351,11 @@ unsigned cmd_set_fte(Mlx5Fw *fw, Mlx5Cmd *c)
         fte_free(e);
         return st;
     }
-    mlx5_table_remove(&ft->ftes, index);
-    mlx5_table_insert_at(&ft->ftes, index, e);
+    st = mlx5_cmd_table_fail(c, mlx5_table_put_at(&ft->ftes, index, e));
+    if (st != MLX5_CMD_STAT_OK) {
+        fte_free(e);
+        return st;
+    }
     mlx5emu_trace_flow_fte_set(ft->id, index, e->action, e->ndest,
                                e->ndest ? e->dest[0].type : 0,
                                e->ndest ? e->dest[0].id : 0);

@@ -213,6 +213,7 @@ bool mlx5_port_mac_is_ours(const Mlx5Fw *fw, const uint8_t mac[6]);
 
 /* transport.c: the QP transports as the rest of the device sees them
  * (the ops of a QP's life; RoCE frames in; the timers' work). */
+uint64_t mlx5_transport_qp_bytes(Mlx5DataPath *dp, const Mlx5Qp *qp);
 void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp);
 void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsigned to);
 void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp);

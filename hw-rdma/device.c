@@ -8,6 +8,11 @@
 
 /* --- what the firmware tells the data path ----------------------------- */
 
+static uint64_t dp_qp_bytes(void *dp, const Mlx5Qp *qp)
+{
+    return mlx5_transport_qp_bytes(dp, qp);
+}
+
 static void *dp_qp_created(void *dp, Mlx5Qp *qp)
 {
     return mlx5_transport_qp_created(dp, qp);
@@ -42,6 +47,7 @@ static void dp_reset(void *opaque)
 }
 
 static const Mlx5DataPathOps mlx5_dp_ops = {
+    .qp_bytes = dp_qp_bytes,
     .qp_created = dp_qp_created,
     .qp_state_changed = dp_qp_state_changed,
     .qp_destroyed = dp_qp_destroyed,

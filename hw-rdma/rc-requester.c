@@ -304,19 +304,24 @@ static uint8_t *xrc_wqe_copy(const uint8_t *wqe, unsigned ds, Mlx5RcWqe *r)
     return copy;
 }
 
-/* More WQEs outstanding than the send queue has slots: the driver reused
- * a slot it was never given back (undefined); the oldest goes, so a guest
- * cannot grow this without bound. */
+/* More WQEs outstanding than the send queue has slots, or more bytes of
+ * them than it holds: the driver reused a slot it was never given back
+ * (undefined); the oldest go, so a guest cannot grow this past what the
+ * QP was charged for (mlx5_rc_copies_max). */
 static void rc_append(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcWqe *r)
 {
     Mlx5Requester *req = &t->req;
+    uint32_t bytes = r->ds * MLX5_DS_BYTES;
 
-    if (req->wqes->len >= (1u << t->qp->sq.ring.log_size)) {
-        mlx5_guest_error(dp->fw, "QP 0x%x: more sends outstanding than send queue slots",
+    while (req->wqes->len && (req->wqes->len >= (1u << t->qp->sq.ring.log_size) ||
+                              req->copied + bytes > mlx5_rc_copies_max(t->qp))) {
+        mlx5emu_trace_ub_rc_sq_overcommit(t->qp->num, req->wqes->len, req->copied);
+        mlx5_guest_error(dp->fw, "QP 0x%x: more sends outstanding than its send queue holds",
                          t->qp->num);
-        g_array_remove_index(req->wqes, 0);
+        mlx5_rc_wqe_drop(t, 0);
     }
     g_array_append_vals(req->wqes, r, 1);
+    req->copied += bytes;
 }
 
 /* A local WQE takes no PSN: it sits between its neighbours' ranges with

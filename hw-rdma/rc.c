@@ -205,6 +205,36 @@ uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp)
 
 /* --- entry points ------------------------------------------------------- */
 
+/* An honest driver reuses a send-ring slot only once the WQE in it has
+ * completed, so the WQEs in flight fit in the ring together; the copies
+ * are bounded by it (rc-requester.c rc_append), and so is the memory the
+ * data path keeps for the QP (transport.c mlx5_transport_qp_bytes). */
+uint64_t mlx5_rc_copies_max(const Mlx5Qp *qp)
+{
+    return MAX((uint64_t)MLX5_WQEBB_BYTES << qp->sq.ring.log_size, (uint64_t)MLX5_MAX_WQE_BYTES);
+}
+
+void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i)
+{
+    t->req.copied -= g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
+    g_array_remove_index(t->req.wqes, i);
+}
+
+void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t)
+{
+    g_array_set_size(t->req.wqes, 0);
+    t->req.copied = 0;
+}
+
+/* The `n` oldest WQEs, with their copies. */
+static void rc_wqes_drop_oldest(Mlx5QpTransport *t, guint n)
+{
+    for (guint i = 0; i < n; i++) {
+        t->req.copied -= g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
+    }
+    g_array_remove_range(t->req.wqes, 0, n);
+}
+
 /* The send WQEs in flight, oldest first, as far as the slice goes. */
 unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
@@ -218,7 +248,7 @@ unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
         n++;
     }
     if (n) {
-        g_array_remove_range(wqes, 0, n);
+        rc_wqes_drop_oldest(t, n);
     }
     return n;
 }

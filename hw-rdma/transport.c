@@ -13,6 +13,27 @@ static void rc_wqe_clear(void *p)
     g_free(((Mlx5RcWqe *)p)->wqe);
 }
 
+/* What the allocator adds to each block (glibc malloc on 64-bit hosts). */
+enum { ALLOC_HEADER_BYTES = 16 };
+
+/* What the data path keeps for a QP: its transport state and, for an RC
+ * or XRC QP, the send WQEs in flight - at most one per send-ring slot
+ * (each an entry of req.wqes, which GArray sizes to a power of two, and a
+ * copy with the allocator's header) holding at most mlx5_rc_copies_max
+ * bytes together (rc-requester.c rc_append). */
+uint64_t mlx5_transport_qp_bytes(Mlx5DataPath *dp, const Mlx5Qp *qp)
+{
+    uint64_t slots = (uint64_t)1 << qp->sq.ring.log_size;
+    uint64_t bytes = sizeof(Mlx5QpTransport) + sizeof(GArray);
+
+    (void)dp;
+    if (mlx5_qp_st_is_rc(qp->st)) {
+        bytes += slots * (2 * sizeof(Mlx5RcWqe) + ALLOC_HEADER_BYTES) +
+                 mlx5_rc_copies_max(qp);
+    }
+    return bytes;
+}
+
 void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp)
 {
     Mlx5QpTransport *t = g_new0(Mlx5QpTransport, 1);
@@ -118,7 +139,7 @@ void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsign
     } else if (to == MLX5_QP_STATE_RTS) {
         transport_seed_requester(t, from);
     } else if (to == MLX5_QP_STATE_RST) {
-        g_array_set_size(t->req.wqes, 0);
+        mlx5_rc_wqes_drop_all(t);
         mlx5_rc_stop_timer(dp, t);
         mlx5_rq_unwatch(dp, t);
         mlx5_rc_resp_release(dp, t);

@@ -94,6 +94,7 @@ typedef struct Mlx5Requester {
     uint32_t sq_psn;            /* next new PSN */
     uint32_t una_psn;           /* oldest PSN not yet acknowledged */
     GArray *wqes;               /* Mlx5RcWqe, oldest first */
+    uint32_t copied;            /* bytes their copies hold (mlx5_rc_copies_max) */
     uint8_t retry_left, rnr_left;   /* retries before RETRY_EXC / RNR_RETRY_EXC */
     Mlx5RcTimer timer;
     uint64_t deadline;          /* clock_ns when the timer fires */
@@ -197,6 +198,12 @@ void mlx5_rc_respond_resume(Mlx5DataPath *dp, uint32_t qpn);
  * or dropped when too many wait); let go of every held request. */
 bool mlx5_rc_resp_hold(Mlx5DataPath *dp, Mlx5QpTransport *t, const uint8_t *frame, size_t len);
 void mlx5_rc_resp_release(Mlx5DataPath *dp, Mlx5QpTransport *t);
+/* The send WQEs in flight (req.wqes) and their copies: the most bytes the
+ * copies of an RC QP's may hold (its send ring's, or one WQE's if that is
+ * more); forget WQE i, or all of them, with their copies. */
+uint64_t mlx5_rc_copies_max(const Mlx5Qp *qp);
+void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i);
+void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t);
 
 /* ud.c: take one send WQE of a UD or GSI QP (0, or the syndrome to fail it
  * with; the caller writes its CQE); a datagram that parsed as RoCEv2 UD. */
