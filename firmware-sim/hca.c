@@ -65,7 +65,7 @@ static void fw_tables_init(Mlx5Fw *fw)
     mlx5_table_init(&fw->tir, "tir", 1, CAP_LIMIT(fw, log_max_tir), g_free);
     mlx5_table_init(&fw->rqt, "rqt", 1, CAP_LIMIT(fw, log_max_rqt), mlx5_rqt_destroy);
     mlx5_table_init(&fw->flow_table, "flow_table", 1, 0xffffff, mlx5_flow_table_destroy);
-    mlx5_table_init(&fw->flow_group, "flow_group", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->flow_group, "flow_group", 1, 0xffffff, mlx5_flow_group_destroy);
     mlx5_table_init(&fw->srq, "srq", 1, CAP_LIMIT(fw, log_max_srq), mlx5_srq_destroy);
 }
 

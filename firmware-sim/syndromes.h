@@ -65,7 +65,9 @@
     X(BAD_QP,             0x5e0033, "QP does not exist") \
     X(NO_UMEM,            0x5e0034, "umem objects (DEVX) and input_qpn are not supported") \
     X(NOT_MULTICAST,      0x5e0035, "GID is not a multicast address") \
-    X(NOT_ATTACHED,       0x5e0036, "QP is not attached to that multicast group")
+    X(NOT_ATTACHED,       0x5e0036, "QP is not attached to that multicast group") \
+    X(FLOW_LEVEL,         0x5e0037, "a flow table forwards only to a table of a higher level") \
+    X(DUPLICATE_MATCH,    0x5e0038, "an entry of the flow group already has this match value")
 
 #define MLX5_SYND_ENUM_(n, v, d) MLX5_SYND_##n = (v),
 enum { MLX5_SYNDROME_LIST(MLX5_SYND_ENUM_) };
