@@ -5,7 +5,9 @@
  * do not model is switched off here, never by failing the command the
  * driver would send for it.  Values follow the gates the 6.1, 6.12 and 7.x
  * drivers check (bring-up map §4.4); MAX == CUR at reset, SET_HCA_CAP
- * updates CUR within MAX.
+ * updates CUR within MAX (caps_within_max: each field as what it is, a
+ * limit, a mask or the device's own value), and the object tables' limits
+ * follow CUR (hca.c mlx5_fw_limits_update).
  */
 #include <string.h>
 
@@ -163,24 +165,99 @@ void mlx5_caps_init(Mlx5Fw *fw)
     fw->cap_valid[MLX5_CAP_ROCE] = true;
     fw->cap_valid[MLX5_CAP_FLOW_TABLE] = true;
     memcpy(fw->caps_cur, fw->caps_max, sizeof(fw->caps_cur));
+    mlx5_fw_limits_update(fw);
 }
 
-/* SET_HCA_CAP may only turn on what MAX has: a one-bit feature the device
- * does not support stays off, and a limit (a field of 2..16 bits: log2
- * sizes, counts) cannot grow past MAX. */
-static bool caps_within_max(const uint8_t *want, const uint8_t *max,
-                            const PrmLayout *lay)
+/* How SET_HCA_CAP may change a field of a settable page (mlx5_ifc.h says
+ * what each is): a limit (a count, size or log size; a one-bit feature is
+ * a limit of 1) not past MAX; a mask (a bit per feature or type) no bit
+ * MAX lacks; the device's own value (a clock, a hint, its UAR geometry)
+ * only as MAX has it. */
+typedef enum { CAP_SET_LIMIT, CAP_SET_MASK, CAP_SET_FIXED } CapSetKind;
+
+typedef struct CapSetField {
+    uint8_t type;               /* the capability page */
+    uint16_t off;               /* the field's bit offset in it */
+    CapSetKind kind;
+} CapSetField;
+#define CAP_SET_GEN_(f, kind) { MLX5_CAP_GENERAL, PRM_OFF(cmd_hca_cap, f), kind }
+#define CAP_SET_ROCE_(f, kind) { MLX5_CAP_ROCE, PRM_OFF(roce_cap, f), kind }
+
+/* What the fields are, where it is not "a limit".  Every field of
+ * cmd_hca_cap wider than 16 bits has a row: a wide field is as likely a
+ * mask or the device's own value as a limit, so one without a row is
+ * taken for the device's own.  Narrower fields are limits or one-bit
+ * features unless a row says they are masks. */
+static const CapSetField cap_set_fields[] = {
+    CAP_SET_GEN_(max_qp_mcg, CAP_SET_LIMIT),            /* QPs a multicast group holds (mcg.c) */
+    CAP_SET_GEN_(num_total_dynamic_vf_msix, CAP_SET_LIMIT), /* MSI-X vectors for VFs */
+    CAP_SET_GEN_(general_obj_types, CAP_SET_MASK),      /* a bit per general object type */
+    CAP_SET_GEN_(flex_parser_protocols, CAP_SET_MASK),  /* a bit per protocol */
+    CAP_SET_GEN_(uctx_cap, CAP_SET_MASK),               /* MLX5_UCTX_CAP_* bits */
+    CAP_SET_GEN_(vhca_tunnel_commands, CAP_SET_MASK),   /* a bit per command */
+    CAP_SET_GEN_(match_definer_format_supported, CAP_SET_MASK), /* a bit per format */
+    CAP_SET_GEN_(create_qp_start_hint, CAP_SET_FIXED),  /* the QPN the device suggests */
+    CAP_SET_GEN_(device_frequency_mhz, CAP_SET_FIXED),  /* the clock timestamps count */
+    CAP_SET_GEN_(device_frequency_khz, CAP_SET_FIXED),
+    CAP_SET_GEN_(num_of_uars_per_page, CAP_SET_FIXED),  /* BAR0's UAR geometry */
+    CAP_SET_ROCE_(roce_version, CAP_SET_MASK),          /* bit 0 RoCE v1, bit 2 v2 */
+    CAP_SET_ROCE_(l3_type, CAP_SET_MASK),               /* bit 1 IPv4, bit 2 IPv6 */
+};
+
+static CapSetKind cap_set_kind(unsigned type, const PrmField *f)
 {
-    for (unsigned i = 0; i < lay->nfields; i++) {
-        const PrmField *f = &lay->fields[i];
-        if (f->width == 0 || f->width > 16) {
-            continue;
+    for (size_t i = 0; i < G_N_ELEMENTS(cap_set_fields); i++) {
+        if (cap_set_fields[i].type == type && cap_set_fields[i].off == f->off) {
+            return cap_set_fields[i].kind;
         }
-        if (prm_get_bits(want, f->off, f->width) > prm_get_bits(max, f->off, f->width)) {
+    }
+    return f->width > 16 ? CAP_SET_FIXED : CAP_SET_LIMIT;
+}
+
+/* Bits [off, off + width) of `want` as `kind` allows beside MAX, in
+ * 64-bit pieces (a limit is never wider). */
+static bool cap_field_ok(const uint8_t *want, const uint8_t *max, unsigned off, unsigned width,
+                         CapSetKind kind)
+{
+    for (unsigned done = 0; done < width; done += 64) {
+        unsigned w = MIN(width - done, 64u);
+        uint64_t v = prm_get_bits(want, off + done, w), m = prm_get_bits(max, off + done, w);
+
+        if ((kind == CAP_SET_LIMIT && v > m) || (kind == CAP_SET_MASK && (v & ~m)) ||
+            (kind == CAP_SET_FIXED && v != m)) {
             return false;
         }
     }
     return true;
+}
+
+/* SET_HCA_CAP may only turn on what MAX has: every field of the page's
+ * layout as its kind allows. */
+static bool caps_within_max(unsigned type, const uint8_t *want, const uint8_t *max,
+                            const PrmLayout *lay)
+{
+    for (unsigned i = 0; i < lay->nfields; i++) {
+        const PrmField *f = &lay->fields[i];
+
+        if (f->width && !cap_field_ok(want, max, f->off, f->width, cap_set_kind(type, f))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The layout a settable page is checked against (the atomic page has a
+ * rule of its own); NULL: no layout, so nothing of it can be set. */
+static const PrmLayout *cap_set_layout(unsigned type)
+{
+    switch (type) {
+    case MLX5_CAP_GENERAL:
+        return prm_layout_find("cmd_hca_cap");
+    case MLX5_CAP_ROCE:
+        return prm_layout_find("roce_cap");
+    default:
+        return NULL;
+    }
 }
 
 static bool cap_settable(unsigned type)
@@ -226,18 +303,20 @@ unsigned cmd_set_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     unsigned type = c->op_mod >> 1;
     const uint8_t *want = PRM_PTR(set_hca_cap_in, capability, c->in);
+    const PrmLayout *lay;
 
     if ((c->op_mod & 1) || type >= MLX5_CAP_TYPES || !fw->cap_valid[type] ||
         !cap_settable(type)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
     }
-    if (type == MLX5_CAP_GENERAL &&
-        !caps_within_max(want, fw->caps_max[type], prm_layout_find("cmd_hca_cap"))) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
-    }
     if (type == MLX5_CAP_ATOMIC) {
         return atomic_set(fw, want) ? MLX5_CMD_STAT_OK : CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
     }
+    lay = cap_set_layout(type);
+    if (!lay || !caps_within_max(type, want, fw->caps_max[type], lay)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
+    }
     memcpy(fw->caps_cur[type], want, MLX5_CAP_BYTES);
+    mlx5_fw_limits_update(fw);
     return MLX5_CMD_STAT_OK;
 }

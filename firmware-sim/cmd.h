@@ -66,14 +66,36 @@ static inline bool mlx5_cmd_has(const Mlx5Cmd *c, uint64_t off, uint64_t n,
     return off + n * elem <= c->inlen;
 }
 
-/* Give a new object its number in table `t` (*id and c->obj).  When every
- * number is taken the object is freed with the table's destructor and the
- * command fails with NO_RES. */
+/* The answer to a table's refusal (objects.h): no number left is NO_RES
+ * (as before there were limits); more objects than the capabilities allow
+ * or than the host-memory budget holds is LIM_ERR, which real ConnectX
+ * firmware answers when it runs out of QP resources (CREATE_QP "limits
+ * exceeded(0x8)") and mlx5_core turns into -ENOMEM (cmd.c
+ * cmd_status_to_err). */
+static inline unsigned mlx5_cmd_table_fail(Mlx5Cmd *c, Mlx5TableStatus ts)
+{
+    switch (ts) {
+    case MLX5_TABLE_OK:
+        return MLX5_CMD_STAT_OK;
+    case MLX5_TABLE_LIMIT:
+        return CMD_FAIL(c, LIM_ERR, OBJECT_LIMIT);
+    case MLX5_TABLE_NO_MEM:
+        return CMD_FAIL(c, LIM_ERR, HOST_MEMORY);
+    default:
+        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    }
+}
+
+/* Give a new object its number in table `t` (*id and c->obj).  When the
+ * table refuses it (mlx5_table_add) the object is freed with the table's
+ * destructor and the command fails (mlx5_cmd_table_fail). */
 static inline unsigned mlx5_cmd_add(Mlx5Cmd *c, Mlx5Table *t, void *obj, uint32_t *id)
 {
-    if (!mlx5_table_alloc(t, obj, id)) {
+    Mlx5TableStatus ts = mlx5_table_add(t, obj, id);
+
+    if (ts != MLX5_TABLE_OK) {
         t->destroy(obj);
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+        return mlx5_cmd_table_fail(c, ts);
     }
     c->obj = *id;
     return MLX5_CMD_STAT_OK;

@@ -13,6 +13,13 @@ void mlx5_cq_destroy(gpointer p)
     g_free(cq);
 }
 
+/* A CQ holds itself and its page list. */
+static uint64_t cq_bytes(const void *cq)
+{
+    return sizeof(Mlx5Cq) + mlx5_ring_bytes(&((const Mlx5Cq *)cq)->ring);
+}
+const Mlx5TableCost mlx5_cq_cost = { 0, cq_bytes, NULL };
+
 /* cqc.status: CQ overflow once the data path found the CQ full. */
 static uint64_t cqc_status(const void *cq)
 {

@@ -100,6 +100,13 @@ void mlx5_eq_destroy(gpointer p)
     g_free(eq);
 }
 
+/* An EQ holds itself and its page list. */
+static uint64_t eq_bytes(const void *eq)
+{
+    return sizeof(Mlx5Eq) + mlx5_ring_bytes(&((const Mlx5Eq *)eq)->ring);
+}
+const Mlx5TableCost mlx5_eq_cost = { 0, eq_bytes, NULL };
+
 static bool eq_wants(const Mlx5Eq *eq, uint8_t type)
 {
     return (eq->event_bitmask[type / 64] >> (type % 64)) & 1;

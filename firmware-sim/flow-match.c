@@ -106,15 +106,51 @@ Mlx5Fte *mlx5_flow_group_find(const Mlx5FlowGroup *g, const Mlx5FlowKey *k)
     return g_hash_table_lookup(g->by_key, k);
 }
 
-void mlx5_fte_insert(Mlx5FlowTable *ft, Mlx5Fte *e, uint32_t *account)
+Mlx5TableStatus mlx5_fte_insert(Mlx5FlowTable *ft, Mlx5Fte *e, uint32_t *account)
 {
-    mlx5_table_insert_at(&ft->ftes, e->index, e);
+    /* The entry it replaces leaves the group's index as it is freed here,
+     * before `e` (which may have its key) goes in. */
+    Mlx5TableStatus ts = mlx5_table_put_at(&ft->ftes, e->index, e);
+
+    if (ts != MLX5_TABLE_OK) {
+        return ts;
+    }
     g_hash_table_insert(e->group->by_key, &e->key, e);
     e->account = account;
     (*account)++;
+    return MLX5_TABLE_OK;
 }
 
-Mlx5FlowTable *mlx5_flow_table_new(uint8_t level, uint8_t log_size)
+/* An entry: itself with its key bytes, its destination list, and its slot
+ * in its group's index (flow.h). */
+static uint64_t fte_bytes(const void *p)
+{
+    const Mlx5Fte *e = p;
+
+    return sizeof(*e) + e->key.len + (uint64_t)e->ndest * sizeof(Mlx5FlowDest) +
+           MLX5_TABLE_ENTRY_BYTES;
+}
+const Mlx5TableCost mlx5_fte_cost = { 0, fte_bytes, NULL };
+
+/* A group: itself, its key layout (an offset and a mask a byte), its empty
+ * index, and its slot in its table's group array (which may be twice as
+ * long as it is full). */
+static uint64_t flow_group_bytes(const void *p)
+{
+    const Mlx5FlowGroup *g = p;
+
+    return sizeof(*g) + (uint64_t)g->key_len * (sizeof(*g->key_off) + sizeof(*g->key_mask)) +
+           MLX5_FLOW_INDEX_BYTES + 2 * sizeof(gpointer);
+}
+const Mlx5TableCost mlx5_flow_group_cost = { 0, flow_group_bytes, NULL };
+
+/* A table: itself, its empty entry map, and its group array's header (the
+ * slots are its groups'). */
+const Mlx5TableCost mlx5_flow_table_cost = {
+    sizeof(Mlx5FlowTable) + MLX5_FLOW_INDEX_BYTES + MLX5_TABLE_ENTRY_BYTES, NULL, NULL
+};
+
+Mlx5FlowTable *mlx5_flow_table_new(uint8_t level, uint8_t log_size, Mlx5HostMem *mem)
 {
     Mlx5FlowTable *ft = g_new0(Mlx5FlowTable, 1);
 
@@ -125,6 +161,7 @@ Mlx5FlowTable *mlx5_flow_table_new(uint8_t level, uint8_t log_size)
     /* A map of the entries set, nothing per index: a table of
      * 2^log_max_ft_size entries costs what an empty one does. */
     mlx5_table_init(&ft->ftes, "fte", 0, (uint32_t)((1ull << log_size) - 1), mlx5_fte_free);
+    mlx5_table_account(&ft->ftes, mem, &mlx5_fte_cost);
     return ft;
 }
 

@@ -12,8 +12,12 @@
  * command or lookup costs more with a larger table: flow.h.
  *
  * What a guest may make the device hold is bounded device-wide: tables
- * by log_max_ft_num, entries by log_max_flow (both advertised,
- * flow_table_prop_layout) and groups by MLX5_FLOW_GROUP_BUDGET.
+ * by log_max_ft_num (the flow table's object limit, hca.c fw_limits),
+ * entries by log_max_flow (both advertised, flow_table_prop_layout) and
+ * groups by MLX5_FLOW_GROUP_BUDGET, each past its bound "limits exceeded"
+ * (LIM_ERR / OBJECT_LIMIT) like every object limit; and tables, groups
+ * and entries, with what they hold, are charged to the host-memory budget
+ * (flow.h, docs/architecture.md "Host memory").
  */
 #include <string.h>
 
@@ -67,8 +71,9 @@ static Mlx5FlowTable *ft_cmd_table(Mlx5Fw *fw, Mlx5Cmd *c, unsigned *st)
 #define NIC_RX_CAP_COUNT(fw, field) (1ull << MIN(NIC_RX_CAP(fw, field), 32u))
 
 /* A device-wide bound (see above): with `count` objects of kind `what`
- * already there, may one more be made?  If not, the command fails NO_RES
- * (*st), as when a numbered object table is full. */
+ * already there, may one more be made?  If not, the command fails
+ * LIM_ERR / OBJECT_LIMIT (*st), as at an object kind's limit (cmd.h
+ * mlx5_cmd_table_fail). */
 static bool ft_budget_ok(Mlx5Cmd *c, const char *what, uint64_t count, uint64_t max,
                          unsigned *st)
 {
@@ -76,7 +81,7 @@ static bool ft_budget_ok(Mlx5Cmd *c, const char *what, uint64_t count, uint64_t 
         return true;
     }
     mlx5emu_trace_flow_budget_err(what, count, max);
-    *st = CMD_FAIL(c, NO_RES, NO_RESOURCE);
+    *st = CMD_FAIL(c, LIM_ERR, OBJECT_LIMIT);
     return false;
 }
 
@@ -138,15 +143,11 @@ unsigned cmd_create_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
     if (log_size > NIC_RX_CAP(fw, log_max_ft_size)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
     }
-    if (!ft_budget_ok(c, "flow tables", mlx5_table_count(&fw->flow_table),
-                      NIC_RX_CAP_COUNT(fw, log_max_ft_num), &st)) {
-        return st;
-    }
     st = ft_miss_check(fw, c, 0, level, miss_action, miss_id);
     if (st != MLX5_CMD_STAT_OK) {
         return st;
     }
-    ft = mlx5_flow_table_new(level, (uint8_t)log_size);
+    ft = mlx5_flow_table_new(level, (uint8_t)log_size, &fw->host_mem);
     ft->miss_action = miss_action;
     ft->miss_id = miss_id;
     st = mlx5_cmd_add(c, &fw->flow_table, ft, &ft->id);
@@ -436,10 +437,11 @@ unsigned cmd_set_fte(Mlx5Fw *fw, Mlx5Cmd *c)
         mlx5_fte_free(e);
         return st;
     }
-    if (old) {
-        mlx5_table_remove(&ft->ftes, old->index);
+    st = mlx5_cmd_table_fail(c, mlx5_fte_insert(ft, e, &fw->flow_ftes));
+    if (st != MLX5_CMD_STAT_OK) {               /* `old`, if any, stays */
+        mlx5_fte_free(e);
+        return st;
     }
-    mlx5_fte_insert(ft, e, &fw->flow_ftes);
     mlx5emu_trace_flow_fte_set(ft->id, e->index, e->action, e->ndest,
                                e->ndest ? e->dest[0].type : 0,
                                e->ndest ? e->dest[0].id : 0);

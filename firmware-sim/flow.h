@@ -68,16 +68,27 @@ enum {
     MLX5_FLOW_ACTION_FWD_DEST = 0x4, MLX5_FLOW_ACTION_COUNT = 0x8,
 };
 
-/* Groups the device keeps at most, over all tables: each costs host
- * memory (its key layout and index: 2 KiB at most, 32 MiB for all) and a
- * probe in the lookups of its table; a frame visits a table at most once
- * (levels rise), so it makes at most this many probes.  mlx5_core makes
- * a few per table (autogrouped tables: fs_core.c max_num_groups; mlx5e's
- * tables at most tens), mlx5_ib one per match mask of a table; tables are
- * bounded by log_max_ft_num and entries by log_max_flow (caps.c). */
+/* Groups the device keeps at most, over all tables (one more is LIM_ERR /
+ * OBJECT_LIMIT): each costs host memory (its key layout and index: 2 KiB
+ * at most, 32 MiB for all, charged to the budget like every object) and
+ * a probe in the lookups of its table, which no budget of bytes bounds;
+ * a frame visits a table at most once (levels rise), so it makes at most
+ * this many probes.  mlx5_core makes a few per table (autogrouped
+ * tables: fs_core.c max_num_groups; mlx5e's tables at most tens), mlx5_ib
+ * one per match mask of a table; tables are bounded by log_max_ft_num and
+ * entries by log_max_flow (caps.c). */
 enum { MLX5_FLOW_GROUP_BUDGET = 1 << 14 };
 
 #define MLX5_MATCH_PARAM_BYTES 512
+
+/* Host memory (objects.h Mlx5HostMem, charged to Mlx5Fw.host_mem): the
+ * steering objects are charged by the tables that hold them at what they
+ * hold (mlx5_flow_table_cost, mlx5_flow_group_cost, mlx5_fte_cost, beside
+ * the MLX5_TABLE_ENTRY_BYTES of their own slot), refunded whichever way
+ * they go.  What they hold beyond their structs are hash indexes: an empty
+ * one (a GHashTable's header and the 8 slots it starts with, rounded up)
+ * costs MLX5_FLOW_INDEX_BYTES, each entry in one MLX5_TABLE_ENTRY_BYTES. */
+#define MLX5_FLOW_INDEX_BYTES 256u
 
 /* An entry's match value (or a frame's match parameters) under a group's
  * criteria: the selected bytes, masked, and their hash under the group's
@@ -121,6 +132,12 @@ typedef struct Mlx5FlowTable {
     Mlx5Table ftes;             /* index -> Mlx5Fte */
 } Mlx5FlowTable;
 
+/* What a table (with its empty entry map and group array), a group (its
+ * key layout, its empty index, its slot in its table's group array) and
+ * an entry (its key, its destinations, its slot in its group's index)
+ * hold; a table charges its entries at mlx5_fte_cost itself. */
+extern const Mlx5TableCost mlx5_flow_table_cost, mlx5_flow_group_cost, mlx5_fte_cost;
+
 /* A group over [start, end] of table `table_id` matching the bits of
  * `criteria` in the sections `criteria_enable` selects. */
 Mlx5FlowGroup *mlx5_flow_group_new(uint32_t table_id, uint32_t start, uint32_t end,
@@ -139,11 +156,15 @@ Mlx5Fte *mlx5_fte_new(Mlx5FlowGroup *g, uint32_t index, const uint8_t *match);
 void mlx5_fte_free(gpointer e);
 /* The entry of `g` with key `k`, or NULL. */
 Mlx5Fte *mlx5_flow_group_find(const Mlx5FlowGroup *g, const Mlx5FlowKey *k);
-/* Put `e` in table `ft` at e->index (free) and in its group's index (no
- * entry with its key), and count it in *account. */
-void mlx5_fte_insert(Mlx5FlowTable *ft, Mlx5Fte *e, uint32_t *account);
+/* Put `e` in table `ft` at e->index, in place of the entry there (which
+ * is freed), and in its group's index (no other entry has its key), and
+ * count it in *account.  When the table refuses it (the host-memory
+ * budget: mlx5_table_put_at) nothing changes and `e` is still the
+ * caller's. */
+Mlx5TableStatus mlx5_fte_insert(Mlx5FlowTable *ft, Mlx5Fte *e, uint32_t *account);
 
-Mlx5FlowTable *mlx5_flow_table_new(uint8_t level, uint8_t log_size);
+/* An empty table whose entries are charged to `mem`. */
+Mlx5FlowTable *mlx5_flow_table_new(uint8_t level, uint8_t log_size, Mlx5HostMem *mem);
 void mlx5_flow_table_destroy(gpointer ft);
 /* The position in ft->groups of the first group that starts at or after
  * `index`. */

@@ -115,6 +115,18 @@ enum {
  * the drivers send (the largest is a CREATE_MKEY page list), small enough
  * that a guest cannot make the host allocate without limit. */
 #define MLX5_CMD_MAX_LEN (16u + 512u * 4096u)
+/* The default host-memory budget (Mlx5Fw.host_mem): this much for each of
+ * the 2^log_max_qp QPs the device advertises, 512 MiB at log_max_qp 18.
+ * That holds every QP the caps allow at the size of a small one (a UD QP
+ * with one-page rings: its context, page lists and data-path state, about
+ * 1.3 KiB), some thousands of RC QPs of a few hundred send slots (160
+ * bytes of data-path state a slot: copies of the WQEs in flight), or a
+ * few hundred of the largest objects the caps allow (a CQ of 2^22
+ * 128-byte CQEs has a 1 MiB page list, an RC QP of 2^15 send slots about
+ * 5 MiB), while what the drivers create at probe (EQs, queues per channel,
+ * a few hundred flow groups and entries of a few hundred bytes each)
+ * stays a small part of it. */
+#define MLX5_HOST_MEM_PER_QP 2048u
 
 /* Ring geometry shared by EQs, CQs and work queues: entry i lives at
  * byte (i << log_stride) of a buffer described by a guest page list. */
@@ -268,6 +280,7 @@ struct Mlx5Qp {
     Mlx5SendQueue sq;
     Mlx5RecvQueue rq;           /* the QP buffer's first part */
     void *dp;                   /* the data path's state (Mlx5DataPathOps.qp_created) */
+    uint64_t dp_bytes;          /* the most that state holds, charged with the QP */
 };
 _Static_assert(offsetof(Mlx5Sq, kind) == offsetof(Mlx5QueueHead, kind), "SQ head");
 _Static_assert(offsetof(Mlx5Rq, kind) == offsetof(Mlx5QueueHead, kind), "RQ head");
@@ -276,6 +289,9 @@ _Static_assert(offsetof(Mlx5Qp, kind) == offsetof(Mlx5QueueHead, kind), "QP head
 /* Shared receive queues: SRQ (ISSI 0), XRC SRQ and RMP (ISSI 1) share one
  * number space; a QP names one in srqn_rmpn_xrqn. */
 typedef enum { MLX5_SRQ_BASIC, MLX5_SRQ_XRC, MLX5_SRQ_RMP } Mlx5SrqKind;
+/* The limits they count against (Mlx5TableCost.kind): SRQs and XRC SRQs
+ * log_max_srq, RMPs log_max_rmp. */
+enum { MLX5_SRQ_LIMIT_SRQ, MLX5_SRQ_LIMIT_RMP };
 typedef struct Mlx5Srq {
     uint32_t num;
     Mlx5SrqKind kind;
@@ -308,15 +324,18 @@ typedef struct Mlx5Mkey {
     uint32_t nmtt;              /* entries loaded (mtt[0..nmtt)) */
     uint32_t mtt_cap;           /* entries the key was created to hold */
     uint64_t *mtt;
-    uint64_t *mtt_account;      /* the device's count of entries held (Mlx5Fw.mtt_entries) */
+    Mlx5HostMem *mtt_mem;       /* the budget its entries are charged to (Mlx5Fw.host_mem) */
 } Mlx5Mkey;
 
 void mlx5_mkey_destroy(gpointer mkey);
 /* Make room for MTT entries [0, n) of an MTT key (new ones zero, "not
- * present"), within its capacity and the device's budget; false if not. */
+ * present"), within its capacity and the device's host-memory budget
+ * (8 bytes an entry); false if not. */
 bool mlx5_mkey_mtt_grow(Mlx5Mkey *mk, uint64_t n);
 
 typedef struct Mlx5Tis { uint32_t tisn, td; uint8_t prio; } Mlx5Tis;
+/* UAR pages, PDs, transport and XRC domains: a number and nothing else. */
+typedef struct Mlx5Res { uint32_t id; } Mlx5Res;
 
 
 /* Q counters the device keeps, each a query_q_counter_out field of the
@@ -417,6 +436,10 @@ static inline uint64_t mlx5_traffic_octets(const Mlx5Traffic *t)
  * firmware without a data path (its unit tests) has no table.
  */
 typedef struct Mlx5DataPathOps {
+    /* The most host memory the data path will keep for `qp` (its
+     * transport state, the send WQEs it copies) while it runs it: charged
+     * to the device's budget with the QP, before qp_created. */
+    uint64_t (*qp_bytes)(void *dp, const Mlx5Qp *qp);
     /* A QP was created: the data path's state for it (Mlx5Qp.dp). */
     void *(*qp_created)(void *dp, Mlx5Qp *qp);
     /* A modify command, or a send error, took the QP from one state to
@@ -481,7 +504,10 @@ typedef struct Mlx5Fw {
     char node_desc[64];
     Mlx5PortCounters counters;
     GHashTable *mcg;            /* multicast GID (GBytes) -> GArray of attached UD QPNs */
-    uint64_t mtt_entries;       /* MTT entries all keys hold (bounded: MLX5_MTT_BUDGET) */
+    /* What the objects above hold of host memory (objects.h Mlx5HostMem;
+     * limit: Mlx5FwConfig.host_mem_budget or MLX5_HOST_MEM_PER_QP for each
+     * QP the device advertises). */
+    Mlx5HostMem host_mem;
     /* The data path (hw-rdma) as the firmware sees it. */
     const Mlx5DataPathOps *dp_ops;
     void *dp;
@@ -531,6 +557,9 @@ void mlx5_iseg_tick(Mlx5Fw *fw);        /* health counter */
 
 /* Capabilities (caps.c). */
 void mlx5_caps_init(Mlx5Fw *fw);
+/* The capabilities changed (reset, SET_HCA_CAP): each object kind's limit
+ * follows the current ones (hca.c). */
+void mlx5_fw_limits_update(Mlx5Fw *fw);
 #define MLX5_CAP_GET(fw, type, layout, field) \
     PRM_GET(layout, field, (fw)->caps_cur[type])
 
@@ -573,9 +602,18 @@ void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Qp *qp, Mlx5QCnt which);
  * answer (qp.c; IBA 10.3.1: RC and XRC to ERR, the others to SQER). */
 void mlx5_qp_send_error(Mlx5Fw *fw, Mlx5Qp *qp);
 void mlx5_rqt_destroy(gpointer rqt);
+/* What the objects of the variable-size kinds cost (objects.h; hca.c
+ * charges the tables with them). */
+extern const Mlx5TableCost mlx5_eq_cost, mlx5_cq_cost, mlx5_queue_cost, mlx5_srq_cost,
+    mlx5_rqt_cost;
 
 /* Rings (eq.c): guest address of entry `idx`, or false if out of range. */
 bool mlx5_ring_entry_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr);
+/* The host memory a ring's page list holds. */
+static inline uint64_t mlx5_ring_bytes(const Mlx5Ring *r)
+{
+    return (uint64_t)r->npas * sizeof(*r->pas);
+}
 /* Read a page list of n 64-bit addresses from a command's input. */
 bool mlx5_ring_init(Mlx5Ring *r, const uint8_t *pas, uint64_t avail_bytes,
                     uint8_t log_size, uint8_t log_stride,

@@ -44,6 +44,89 @@ static uint32_t cap_limit(const Mlx5Fw *fw, unsigned off, unsigned width)
 #define CAP_LIMIT(fw, field) \
     cap_limit(fw, PRM_OFF(cmd_hca_cap, field), PRM_W(cmd_hca_cap, field))
 
+/* What holding each kind costs: the fixed-size ones their size, the
+ * others what they hold (mlx5_*_cost, in their files). */
+static const Mlx5TableCost res_cost = { sizeof(Mlx5Res), NULL, NULL };
+static const Mlx5TableCost q_counter_cost = { sizeof(Mlx5QCounter), NULL, NULL };
+/* An MTT key's list is charged as it is loaded (resources.c). */
+static const Mlx5TableCost mkey_cost = { sizeof(Mlx5Mkey), NULL, NULL };
+static const Mlx5TableCost tis_cost = { sizeof(Mlx5Tis), NULL, NULL };
+static const Mlx5TableCost tir_cost = { sizeof(Mlx5Tir), NULL, NULL };
+
+static void fw_tables_account(Mlx5Fw *fw)
+{
+    static const struct { size_t table; const Mlx5TableCost *cost; } costs[] = {
+        { offsetof(Mlx5Fw, uar), &res_cost }, { offsetof(Mlx5Fw, pd), &res_cost },
+        { offsetof(Mlx5Fw, td), &res_cost }, { offsetof(Mlx5Fw, xrcd), &res_cost },
+        { offsetof(Mlx5Fw, q_counter), &q_counter_cost }, { offsetof(Mlx5Fw, mkey), &mkey_cost },
+        { offsetof(Mlx5Fw, eq), &mlx5_eq_cost }, { offsetof(Mlx5Fw, cq), &mlx5_cq_cost },
+        { offsetof(Mlx5Fw, wq), &mlx5_queue_cost }, { offsetof(Mlx5Fw, tis), &tis_cost },
+        { offsetof(Mlx5Fw, tir), &tir_cost }, { offsetof(Mlx5Fw, rqt), &mlx5_rqt_cost },
+        { offsetof(Mlx5Fw, flow_table), &mlx5_flow_table_cost },
+        { offsetof(Mlx5Fw, flow_group), &mlx5_flow_group_cost },
+        { offsetof(Mlx5Fw, srq), &mlx5_srq_cost },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(costs); i++) {
+        mlx5_table_account((Mlx5Table *)((uint8_t *)fw + costs[i].table), &fw->host_mem,
+                           costs[i].cost);
+    }
+}
+
+/* Each kind's limit: the capability that advertises how many there may
+ * be, 2^log_max_<kind> (max_qp_cnt: a count), of the current caps; what
+ * mlx5_core and mlx5_ib read as the device's maxima (main.c
+ * handle_hca_cap sets log_max_qp from its profile; mlx5_ib
+ * mlx5_ib_query_device reports max_qp, max_cq, max_mr, max_pd, max_srq
+ * from these).  Kinds without a row are bounded by their numbers (UAR
+ * pages by BAR0), flow groups and entries by flow.c (device-wide counts:
+ * MLX5_FLOW_GROUP_BUDGET, 2^log_max_flow), and all by the budget. */
+typedef struct FwLimit {
+    size_t table;               /* offsetof(Mlx5Fw, <table>) */
+    uint8_t kind;               /* Mlx5TableCost.kind of the objects it bounds */
+    uint8_t cap_type;           /* the capability page */
+    uint16_t off, width;        /* the field in it */
+    bool log;                   /* 2^field, else the field itself */
+} FwLimit;
+#define GEN_LIMIT_(t, k, f, log) \
+    { offsetof(Mlx5Fw, t), k, MLX5_CAP_GENERAL, PRM_OFF(cmd_hca_cap, f), \
+      PRM_W(cmd_hca_cap, f), log }
+#define GEN_LOG_LIMIT_(t, k, f) GEN_LIMIT_(t, k, f, true)
+static const FwLimit fw_limits[] = {
+    GEN_LOG_LIMIT_(pd, 0, log_max_pd),
+    GEN_LOG_LIMIT_(td, 0, log_max_transport_domain),
+    GEN_LOG_LIMIT_(xrcd, 0, log_max_xrcd),
+    GEN_LIMIT_(q_counter, 0, max_qp_cnt, false),
+    GEN_LOG_LIMIT_(mkey, 0, log_max_mkey),
+    GEN_LOG_LIMIT_(eq, 0, log_max_eq),
+    GEN_LOG_LIMIT_(cq, 0, log_max_cq),
+    GEN_LOG_LIMIT_(wq, MLX5_QUEUE_SQ, log_max_sq),
+    GEN_LOG_LIMIT_(wq, MLX5_QUEUE_RQ, log_max_rq),
+    GEN_LOG_LIMIT_(wq, MLX5_QUEUE_QP, log_max_qp),
+    GEN_LOG_LIMIT_(tis, 0, log_max_tis),
+    GEN_LOG_LIMIT_(tir, 0, log_max_tir),
+    GEN_LOG_LIMIT_(rqt, 0, log_max_rqt),
+    GEN_LOG_LIMIT_(srq, MLX5_SRQ_LIMIT_SRQ, log_max_srq),      /* SRQs and XRC SRQs */
+    GEN_LOG_LIMIT_(srq, MLX5_SRQ_LIMIT_RMP, log_max_rmp),
+    /* The NIC receive tables, the only type advertised (flow.c). */
+    { offsetof(Mlx5Fw, flow_table), 0, MLX5_CAP_FLOW_TABLE,
+      PRM_OFF(flow_table_nic_cap, flow_table_properties_nic_receive) +
+      PRM_OFF(flow_table_prop_layout, log_max_ft_num), PRM_W(flow_table_prop_layout, log_max_ft_num),
+      true },
+};
+
+void mlx5_fw_limits_update(Mlx5Fw *fw)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(fw_limits); i++) {
+        const FwLimit *l = &fw_limits[i];
+        Mlx5Table *t = (Mlx5Table *)((uint8_t *)fw + l->table);
+        uint64_t v = prm_get_bits(fw->caps_cur[l->cap_type], l->off, l->width);
+
+        v = l->log ? (v >= 32 ? UINT32_MAX : 1ull << v) : v;
+        t->limit[l->kind] = (uint32_t)MIN(v, (uint64_t)UINT32_MAX);
+    }
+}
+
 static void fw_tables_init(Mlx5Fw *fw)
 {
     uint32_t nq = PRM_GET(cmd_hca_cap, max_qp_cnt, fw->caps_max[MLX5_CAP_GENERAL]);
@@ -66,7 +149,21 @@ static void fw_tables_init(Mlx5Fw *fw)
     mlx5_table_init(&fw->rqt, "rqt", 1, CAP_LIMIT(fw, log_max_rqt), mlx5_rqt_destroy);
     mlx5_table_init(&fw->flow_table, "flow_table", 1, 0xffffff, mlx5_flow_table_destroy);
     mlx5_table_init(&fw->flow_group, "flow_group", 1, 0xffffff, mlx5_flow_group_destroy);
-    mlx5_table_init(&fw->srq, "srq", 1, CAP_LIMIT(fw, log_max_srq), mlx5_srq_destroy);
+    /* SRQs, XRC SRQs and RMPs: one 24-bit number space (qpc.srqn_rmpn_xrqn),
+     * each kind bounded by its capability. */
+    mlx5_table_init(&fw->srq, "srq", 1, 0xffffff, mlx5_srq_destroy);
+    fw_tables_account(fw);
+    mlx5_fw_limits_update(fw);
+}
+
+/* Mlx5FwConfig.host_mem_budget, or MLX5_HOST_MEM_PER_QP for each QP the
+ * device advertises. */
+static uint64_t fw_host_mem_limit(const Mlx5Fw *fw)
+{
+    unsigned log_qp = PRM_GET(cmd_hca_cap, log_max_qp, fw->caps_max[MLX5_CAP_GENERAL]);
+
+    return fw->cfg.host_mem_budget ? fw->cfg.host_mem_budget
+                                   : ((uint64_t)MLX5_HOST_MEM_PER_QP << log_qp);
 }
 
 void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
@@ -78,6 +175,7 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     fw->cfg = *cfg;
     fw->link_carrier = true;
     mlx5_caps_init(fw);
+    fw->host_mem.limit = fw_host_mem_limit(fw);
     fw_tables_init(fw);
     fw->mcg = mlx5_mcg_table_new();
     mlx5_fw_reset(fw, "power-on");
@@ -157,8 +255,10 @@ static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
     fw->admin_mtu = 1500 + 22;
     fw->npages = 0;
     /* After a clean driver unload TEARDOWN_HCA finds nothing left: a
-     * non-zero count names objects the driver never destroyed. */
+     * non-zero count names objects the driver never destroyed.  Nothing is
+     * left charged either: host_mem.used is back to 0. */
     mlx5emu_trace_fw_objects_freed(why, total, mlx5_fw_object_count(fw));
+    mlx5emu_trace_fw_host_mem(why, fw->host_mem.used, fw->host_mem.limit);
     return total;
 }
 

@@ -8,7 +8,9 @@
  * each attached QP (hw-rdma/ud.c).  On RoCE the kernel joins the IP group
  * itself (IGMP/MLD from the netdev, rdma_cm cma_iboe_join_multicast) and
  * mlx5_ib attaches the QP (ibv_attach_mcast -> mlx5_ib_mcg_attach).  The
- * caps bound the table: log_max_mcg groups of max_qp_mcg QPs each.
+ * caps bound the table: log_max_mcg groups of max_qp_mcg QPs each (past
+ * either, "limits exceeded" as for objects, cmd.h mlx5_cmd_table_fail);
+ * at most ~1 MiB at the advertised maxima, so not charged to the budget.
  */
 #include <string.h>
 
@@ -132,7 +134,7 @@ unsigned cmd_attach_to_mcg(Mlx5Fw *fw, Mlx5Cmd *c)
     if ((!m.group && g_hash_table_size(fw->mcg) >=
                      1u << MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_mcg)) ||
         (m.group && m.group->len >= MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_mcg))) {
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+        return CMD_FAIL(c, LIM_ERR, OBJECT_LIMIT);
     }
     if (!m.group) {
         m.group = g_array_new(false, false, sizeof(uint32_t));

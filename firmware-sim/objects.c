@@ -1,29 +1,109 @@
 /* Object tables and context fields: see objects.h. */
 #include <string.h>
 
+#include "mlx5emu-trace.h"
 #include "objects.h"
 #include "prm.h"
+
+bool mlx5_host_mem_charge(Mlx5HostMem *m, uint64_t bytes, const char *what)
+{
+    if (bytes > m->limit - MIN(m->used, m->limit)) {
+        mlx5emu_trace_host_mem_err(what, bytes, m->used, m->limit);
+        return false;
+    }
+    m->used += bytes;
+    return true;
+}
+
+void mlx5_host_mem_refund(Mlx5HostMem *m, uint64_t bytes)
+{
+    m->used -= MIN(bytes, m->used);
+}
 
 void mlx5_table_init(Mlx5Table *t, const char *name, uint32_t min_id,
                      uint32_t max_id, GDestroyNotify destroy)
 {
+    memset(t, 0, sizeof(*t));
     t->name = name;
     t->objs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, destroy);
     t->min_id = min_id;
     t->max_id = max_id;
     t->next = min_id;
     t->destroy = destroy;
+    for (unsigned k = 0; k < MLX5_TABLE_KINDS; k++) {
+        t->limit[k] = UINT32_MAX;
+    }
+}
+
+void mlx5_table_account(Mlx5Table *t, Mlx5HostMem *mem, const Mlx5TableCost *cost)
+{
+    t->mem = mem;
+    t->cost = cost;
 }
 
 void mlx5_table_fini(Mlx5Table *t)
 {
     if (t->objs) {
+        mlx5_table_clear(t);
         g_hash_table_destroy(t->objs);
         t->objs = NULL;
     }
 }
 
-bool mlx5_table_alloc(Mlx5Table *t, void *obj, uint32_t *id)
+static unsigned obj_kind(const Mlx5Table *t, const void *obj)
+{
+    unsigned k = t->cost && t->cost->kind ? t->cost->kind(obj) : 0;
+
+    return MIN(k, MLX5_TABLE_KINDS - 1u);
+}
+
+static uint64_t obj_bytes(const Mlx5Table *t, const void *obj)
+{
+    if (!t->cost) {
+        return 0;
+    }
+    return MLX5_TABLE_ENTRY_BYTES + (t->cost->bytes ? t->cost->bytes(obj) : t->cost->obj_bytes);
+}
+
+/* Room for `obj` beside what the table holds: its kind's limit, then the
+ * budget, which is charged. */
+static Mlx5TableStatus table_admit(Mlx5Table *t, const void *obj)
+{
+    unsigned k = obj_kind(t, obj);
+
+    if (t->live[k] >= t->limit[k]) {
+        mlx5emu_trace_obj_limit_err(t->name, k, t->live[k], t->limit[k]);
+        return MLX5_TABLE_LIMIT;
+    }
+    if (t->mem && !mlx5_host_mem_charge(t->mem, obj_bytes(t, obj), t->name)) {
+        return MLX5_TABLE_NO_MEM;
+    }
+    t->live[k]++;
+    return MLX5_TABLE_OK;
+}
+
+/* `obj` stays in the table after all (it was released to make room for
+ * one that did not fit): counted and charged again, whatever the limits. */
+static void table_keep(Mlx5Table *t, const void *obj)
+{
+    t->live[obj_kind(t, obj)]++;
+    if (t->mem) {
+        t->mem->used += obj_bytes(t, obj);
+    }
+}
+
+/* `obj` leaves the table (before it is freed): its kind's count and its
+ * charge go back. */
+static void table_release(Mlx5Table *t, const void *obj)
+{
+    t->live[obj_kind(t, obj)]--;
+    if (t->mem) {
+        mlx5_host_mem_refund(t->mem, obj_bytes(t, obj));
+    }
+}
+
+/* The next free number from t->next on, round-robin; false if none. */
+static bool table_next_id(Mlx5Table *t, uint32_t *id)
 {
     uint64_t span = (uint64_t)t->max_id - t->min_id + 1;
 
@@ -34,7 +114,6 @@ bool mlx5_table_alloc(Mlx5Table *t, void *obj, uint32_t *id)
         uint32_t cand = t->next;
         t->next = cand == t->max_id ? t->min_id : cand + 1;
         if (!g_hash_table_contains(t->objs, GUINT_TO_POINTER(cand))) {
-            g_hash_table_insert(t->objs, GUINT_TO_POINTER(cand), obj);
             *id = cand;
             return true;
         }
@@ -42,14 +121,44 @@ bool mlx5_table_alloc(Mlx5Table *t, void *obj, uint32_t *id)
     return false;
 }
 
-bool mlx5_table_insert_at(Mlx5Table *t, uint32_t id, void *obj)
+Mlx5TableStatus mlx5_table_add(Mlx5Table *t, void *obj, uint32_t *id)
 {
-    if (id < t->min_id || id > t->max_id ||
-        g_hash_table_contains(t->objs, GUINT_TO_POINTER(id))) {
-        return false;
+    uint32_t cand;
+    Mlx5TableStatus st = table_admit(t, obj);
+
+    if (st != MLX5_TABLE_OK) {
+        return st;
+    }
+    if (!table_next_id(t, &cand)) {
+        table_release(t, obj);
+        return MLX5_TABLE_NO_ID;
+    }
+    g_hash_table_insert(t->objs, GUINT_TO_POINTER(cand), obj);
+    *id = cand;
+    return MLX5_TABLE_OK;
+}
+
+Mlx5TableStatus mlx5_table_put_at(Mlx5Table *t, uint32_t id, void *obj)
+{
+    void *old;
+    Mlx5TableStatus st;
+
+    if (id < t->min_id || id > t->max_id) {
+        return MLX5_TABLE_NO_ID;
+    }
+    old = mlx5_table_get(t, id);
+    if (old) {
+        table_release(t, old);
+    }
+    st = table_admit(t, obj);
+    if (st != MLX5_TABLE_OK) {
+        if (old) {
+            table_keep(t, old);
+        }
+        return st;
     }
     g_hash_table_insert(t->objs, GUINT_TO_POINTER(id), obj);
-    return true;
+    return MLX5_TABLE_OK;
 }
 
 void *mlx5_table_get(const Mlx5Table *t, uint32_t id)
@@ -59,7 +168,27 @@ void *mlx5_table_get(const Mlx5Table *t, uint32_t id)
 
 bool mlx5_table_remove(Mlx5Table *t, uint32_t id)
 {
+    void *obj = mlx5_table_get(t, id);
+
+    if (!obj) {
+        return false;
+    }
+    table_release(t, obj);
     return g_hash_table_remove(t->objs, GUINT_TO_POINTER(id));
+}
+
+void mlx5_table_remove_if(Mlx5Table *t, bool (*fn)(const void *obj, void *user), void *user)
+{
+    GHashTableIter it;
+    gpointer obj;
+
+    g_hash_table_iter_init(&it, t->objs);
+    while (g_hash_table_iter_next(&it, NULL, &obj)) {
+        if (fn(obj, user)) {
+            table_release(t, obj);
+            g_hash_table_iter_remove(&it);
+        }
+    }
 }
 
 unsigned mlx5_table_count(const Mlx5Table *t)
@@ -78,10 +207,16 @@ void mlx5_table_foreach(const Mlx5Table *t, void (*fn)(void *obj, void *user), v
     }
 }
 
+static void table_release_one(void *obj, void *t)
+{
+    table_release(t, obj);
+}
+
 unsigned mlx5_table_clear(Mlx5Table *t)
 {
     unsigned n = g_hash_table_size(t->objs);
 
+    mlx5_table_foreach(t, table_release_one, t);
     g_hash_table_remove_all(t->objs);
     t->next = t->min_id;
     return n;

@@ -11,6 +11,12 @@
  * rather than somebody else's object.  Tables own their objects: removing
  * an id or clearing the table frees it with the table's destructor.
  *
+ * A table also bounds what it holds: each kind of object in it to a limit
+ * (the firmware sets it from the current capabilities, hca.c
+ * mlx5_fw_limits_update), and every object's host memory to the device's
+ * budget, charged when it is added and refunded when it goes, whichever
+ * way (remove, remove_if, clear, fini).
+ *
  * What an object keeps of the PRM context the driver created it with, and
  * what its QUERY command reports back, is declared as rows of context
  * fields (Mlx5CtxField): a field of the context and the member of the
@@ -26,23 +32,82 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Host memory the firmware keeps for the objects guests create: one budget
+ * for the whole device (Mlx5Fw.host_mem).  Whatever a guest chooses the
+ * size of and the device keeps after the command (an object's state, its
+ * page list, a key's translation entries, flow entries, the data path's
+ * state of a QP) is charged while it lives and refunded when it goes; a
+ * charge beyond the limit is refused, and the command that asked for it
+ * fails LIM_ERR (docs/architecture.md "Host memory").
+ */
+typedef struct Mlx5HostMem {
+    uint64_t limit;             /* bytes */
+    uint64_t used;
+} Mlx5HostMem;
+
+/* Charge `bytes` for `what` (a trace names it when refused); false, and
+ * nothing charged, past the limit. */
+bool mlx5_host_mem_charge(Mlx5HostMem *m, uint64_t bytes, const char *what);
+void mlx5_host_mem_refund(Mlx5HostMem *m, uint64_t bytes);
+
+/* What holding one object in a table costs beside the object itself: its
+ * hash-table slot (key, value and hash, in a table kept at most half
+ * full) and the allocator's header, rounded up. */
+#define MLX5_TABLE_ENTRY_BYTES 64u
+
+/* Kinds of object that share one table (one number space) but count
+ * against limits of their own: SQs, RQs and QPs; SRQs and RMPs. */
+#define MLX5_TABLE_KINDS 3
+
+/* What a table's objects cost (mlx5_table_account). */
+typedef struct Mlx5TableCost {
+    size_t obj_bytes;                       /* an object's size, if bytes is NULL */
+    /* The host memory one object holds (itself and what it owns), the
+     * same when it is added and when it goes. */
+    uint64_t (*bytes)(const void *obj);
+    unsigned (*kind)(const void *obj);      /* < MLX5_TABLE_KINDS; NULL: kind 0 */
+} Mlx5TableCost;
+
+typedef enum {
+    MLX5_TABLE_OK,
+    MLX5_TABLE_NO_ID,           /* every number in range is taken (or this one) */
+    MLX5_TABLE_LIMIT,           /* as many of its kind as the limit allows */
+    MLX5_TABLE_NO_MEM,          /* the host-memory budget would be exceeded */
+} Mlx5TableStatus;
+
 typedef struct Mlx5Table {
     const char *name;
     GHashTable *objs;           /* GUINT_TO_POINTER(id) -> object */
     uint32_t min_id, max_id;
     uint32_t next;
     GDestroyNotify destroy;
+    /* Accounting (mlx5_table_account): the budget its objects are charged
+     * to (NULL: none), what they cost, and the live objects of each kind
+     * with the most there may be (UINT32_MAX: only the numbers bound it). */
+    Mlx5HostMem *mem;
+    const Mlx5TableCost *cost;
+    uint32_t live[MLX5_TABLE_KINDS];
+    uint32_t limit[MLX5_TABLE_KINDS];
 } Mlx5Table;
 
 void mlx5_table_init(Mlx5Table *t, const char *name, uint32_t min_id,
                      uint32_t max_id, GDestroyNotify destroy);
+/* Charge the table's objects to `mem` at `cost` (before any is added). */
+void mlx5_table_account(Mlx5Table *t, Mlx5HostMem *mem, const Mlx5TableCost *cost);
+/* Free everything (refunded) and the table itself. */
 void mlx5_table_fini(Mlx5Table *t);
-/* Returns false when every id in range is in use. */
-bool mlx5_table_alloc(Mlx5Table *t, void *obj, uint32_t *id);
-/* Insert at a chosen id (e.g. an FTE index); false if taken or out of range. */
-bool mlx5_table_insert_at(Mlx5Table *t, uint32_t id, void *obj);
+/* Add an object with the next free number (*id), within its kind's limit
+ * and the budget; on failure the object is not the table's. */
+Mlx5TableStatus mlx5_table_add(Mlx5Table *t, void *obj, uint32_t *id);
+/* Add at a chosen number (e.g. an FTE index), replacing what is there: the
+ * budget is checked as if the old object were gone.  NO_ID if out of
+ * range.  On failure the table is unchanged and `obj` not its. */
+Mlx5TableStatus mlx5_table_put_at(Mlx5Table *t, uint32_t id, void *obj);
 void *mlx5_table_get(const Mlx5Table *t, uint32_t id);
 bool mlx5_table_remove(Mlx5Table *t, uint32_t id);
+/* Free every object for which fn(obj, user) is true. */
+void mlx5_table_remove_if(Mlx5Table *t, bool (*fn)(const void *obj, void *user), void *user);
 unsigned mlx5_table_count(const Mlx5Table *t);
 /* Call fn(obj, user) for every object (which fn must not add or remove). */
 void mlx5_table_foreach(const Mlx5Table *t, void (*fn)(void *obj, void *user), void *user);

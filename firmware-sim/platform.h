@@ -66,6 +66,10 @@ typedef struct Mlx5FwConfig {
     char psid[17];
     bool cq_moderation;         /* advertise CQ event moderation */
     bool roce_loopback;         /* RoCE to our own MAC comes back in (hw-rdma/transport.c) */
+    /* Host memory the guest's objects may hold, in bytes (fw.h
+     * Mlx5Fw.host_mem); 0: the default, MLX5_HOST_MEM_PER_QP for each QP
+     * the capabilities advertise. */
+    uint64_t host_mem_budget;
 } Mlx5FwConfig;
 
 typedef struct Mlx5Platform {

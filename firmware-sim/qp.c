@@ -241,7 +241,12 @@ unsigned cmd_create_qp(Mlx5Fw *fw, Mlx5Cmd *c)
         return CMD_FAIL(c, BAD_PARAM, NO_UMEM);
     }
     qp = qp_new(qpc);
-    st = mlx5_cmd_add_built(c, qp_rings(fw, c, qpc, qp), &fw->wq, qp, &qp->num);
+    st = qp_rings(fw, c, qpc, qp);
+    /* The data path's state is charged with the QP (mlx5_queue_cost). */
+    if (st == MLX5_CMD_STAT_OK && fw->dp_ops) {
+        qp->dp_bytes = fw->dp_ops->qp_bytes(fw->dp, qp);
+    }
+    st = mlx5_cmd_add_built(c, st, &fw->wq, qp, &qp->num);
     if (st != MLX5_CMD_STAT_OK) {
         return st;
     }

@@ -10,8 +10,6 @@
 
 #include "cmd.h"
 
-typedef struct Mlx5Res { uint32_t id; } Mlx5Res;
-
 #define RES_ALLOC_CMD(fn, table, layout, field) \
 unsigned fn(Mlx5Fw *fw, Mlx5Cmd *c) \
 { \
@@ -54,17 +52,12 @@ bool mlx5_uar_page_owns(Mlx5Fw *fw, const char *kind, uint32_t num, uint32_t own
     return false;
 }
 
+/* As many sets as max_qp_cnt allows (the table's limit, hca.c). */
 unsigned cmd_alloc_q_counter(Mlx5Fw *fw, Mlx5Cmd *c)
 {
-    uint32_t max = MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_cnt);
-    Mlx5QCounter *q;
-    unsigned st;
+    Mlx5QCounter *q = g_new0(Mlx5QCounter, 1);
+    unsigned st = mlx5_cmd_add(c, &fw->q_counter, q, &q->id);
 
-    if (mlx5_table_count(&fw->q_counter) >= max) {
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
-    }
-    q = g_new0(Mlx5QCounter, 1);
-    st = mlx5_cmd_add(c, &fw->q_counter, q, &q->id);
     if (st == MLX5_CMD_STAT_OK) {
         PRM_SET(alloc_q_counter_out, counter_set_id, c->out, q->id);
     }
@@ -110,17 +103,18 @@ void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Qp *qp, Mlx5QCnt which)
     }
 }
 
-/* What all keys' page lists may hold together: 2^25 entries (256 MiB of
- * host memory) maps 128 GiB of 4 KiB pages, far more than a guest has;
- * past it CREATE_MKEY and UMR fail instead of growing without bound. */
-#define MLX5_MTT_BUDGET (1ull << 25)
-
+/* A key's page list is charged to the device's host-memory budget as it
+ * is loaded (8 bytes an entry: 1 MiB maps 512 MiB of 4 KiB pages), not as
+ * its capacity: mlx5_ib keeps a cache of free keys sized for large
+ * registrations (mr.c mkey cache) that hold nothing until a UMR loads
+ * them.  Past the budget CREATE_MKEY and UMR fail instead of growing
+ * without bound. */
 void mlx5_mkey_destroy(gpointer p)
 {
     Mlx5Mkey *mk = p;
 
-    if (mk->mtt_account) {
-        *mk->mtt_account -= mk->nmtt;
+    if (mk->mtt_mem) {
+        mlx5_host_mem_refund(mk->mtt_mem, (uint64_t)mk->nmtt * sizeof(*mk->mtt));
     }
     g_free(mk->mtt);
     g_free(mk);
@@ -131,12 +125,12 @@ bool mlx5_mkey_mtt_grow(Mlx5Mkey *mk, uint64_t n)
     if (n <= mk->nmtt) {
         return true;
     }
-    if (n > mk->mtt_cap || *mk->mtt_account + (n - mk->nmtt) > MLX5_MTT_BUDGET) {
+    if (n > mk->mtt_cap || !mk->mtt_mem ||
+        !mlx5_host_mem_charge(mk->mtt_mem, (n - mk->nmtt) * sizeof(*mk->mtt), "mkey MTT")) {
         return false;
     }
     mk->mtt = g_renew(uint64_t, mk->mtt, n);
     memset(mk->mtt + mk->nmtt, 0, (n - mk->nmtt) * sizeof(*mk->mtt));
-    *mk->mtt_account += n - mk->nmtt;
     mk->nmtt = (uint32_t)n;
     return true;
 }
@@ -166,11 +160,12 @@ static unsigned mkey_load_mtt(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mk
     if (mk->log_page_size < 12 || mk->log_page_size > 30) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
     }
-    if (cap > MLX5_MTT_BUDGET) {
+    /* A list the whole budget could not hold is no list. */
+    if (cap > fw->host_mem.limit / sizeof(*mk->mtt) || cap > UINT32_MAX) {
         return CMD_FAIL(c, BAD_PARAM, BAD_LIST_SIZE);
     }
     mk->mtt_cap = (uint32_t)cap;
-    mk->mtt_account = &fw->mtt_entries;
+    mk->mtt_mem = &fw->host_mem;
     if (mk->free) {
         return MLX5_CMD_STAT_OK;
     }
@@ -179,7 +174,7 @@ static unsigned mkey_load_mtt(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mk
         return CMD_FAIL(c, BAD_PARAM, BAD_LIST_SIZE);
     }
     if (!mlx5_mkey_mtt_grow(mk, need)) {
-        return CMD_FAIL(c, NO_RES, NO_RESOURCE);
+        return CMD_FAIL(c, LIM_ERR, HOST_MEMORY);
     }
     for (uint64_t i = 0; i < need; i++) {
         mk->mtt[i] = prm_be64(PRM_PTR(create_mkey_in, klm_pas_mtt, c->in) + i * 8) & ~(page - 1);

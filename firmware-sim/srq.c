@@ -23,6 +23,20 @@ void mlx5_srq_destroy(gpointer p)
     g_free(srq);
 }
 
+/* An SRQ holds itself and its page list; RMPs count against log_max_rmp,
+ * the others against log_max_srq (hca.c). */
+static uint64_t srq_bytes(const void *s)
+{
+    return sizeof(Mlx5Srq) + mlx5_ring_bytes(&((const Mlx5Srq *)s)->ring);
+}
+
+static unsigned srq_limit_kind(const void *s)
+{
+    return ((const Mlx5Srq *)s)->kind == MLX5_SRQ_RMP ? MLX5_SRQ_LIMIT_RMP : MLX5_SRQ_LIMIT_SRQ;
+}
+const Mlx5TableCost mlx5_srq_cost = { 0, srq_bytes, srq_limit_kind };
+_Static_assert(MLX5_SRQ_LIMIT_RMP < MLX5_TABLE_KINDS, "a limit for each SRQ kind");
+
 static Mlx5Srq *srq_get(Mlx5Fw *fw, uint32_t num, Mlx5SrqKind kind)
 {
     Mlx5Srq *s = mlx5_table_get(&fw->srq, num);

@@ -14,6 +14,14 @@ void mlx5_rqt_destroy(gpointer p)
     g_free(rqt);
 }
 
+/* An RQT holds itself and a list of at most max_size RQs (MODIFY_RQT may
+ * replace it with any list up to that: charged at its largest). */
+static uint64_t rqt_bytes(const void *r)
+{
+    return sizeof(Mlx5Rqt) + (uint64_t)((const Mlx5Rqt *)r)->max_size * sizeof(uint32_t);
+}
+const Mlx5TableCost mlx5_rqt_cost = { 0, rqt_bytes, NULL };
+
 /* The three kinds' commands place the object number and the modify
  * bitmask alike (mlx5_ifc.h), so the TIS layouts read all three. */
 MLX5_SAME_FIELD(create_tis_out, tisn, create_tir_out, tirn)

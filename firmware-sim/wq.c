@@ -33,6 +33,34 @@ void mlx5_queue_destroy(gpointer p)
     g_free(p);
 }
 
+/* A queue holds itself and its page lists; a QP also the data path's
+ * state of it (Mlx5Qp.dp_bytes).  Each kind counts against its own limit
+ * (log_max_sq, log_max_rq, log_max_qp: hca.c). */
+static uint64_t queue_bytes(const void *p)
+{
+    const Mlx5Sq *sq = p;
+    const Mlx5Rq *rq = p;
+    const Mlx5Qp *qp = p;
+
+    switch (((const Mlx5QueueHead *)p)->kind) {
+    case MLX5_QUEUE_SQ:
+        return sizeof(*sq) + mlx5_ring_bytes(&sq->sq.ring);
+    case MLX5_QUEUE_RQ:
+        return sizeof(*rq) + mlx5_ring_bytes(&rq->rq.ring);
+    default:
+        return sizeof(*qp) + mlx5_ring_bytes(&qp->sq.ring) + mlx5_ring_bytes(&qp->rq.ring) +
+               qp->dp_bytes;
+    }
+}
+
+static unsigned queue_kind(const void *p)
+{
+    return ((const Mlx5QueueHead *)p)->kind;
+}
+const Mlx5TableCost mlx5_queue_cost = { 0, queue_bytes, queue_kind };
+_Static_assert(MLX5_QUEUE_SQ < MLX5_TABLE_KINDS && MLX5_QUEUE_RQ < MLX5_TABLE_KINDS &&
+               MLX5_QUEUE_QP < MLX5_TABLE_KINDS, "a limit for each queue kind");
+
 static void *queue_get(const Mlx5Fw *fw, uint32_t num, Mlx5QueueKind kind)
 {
     Mlx5QueueHead *h = mlx5_table_get(&fw->wq, num);

@@ -23,17 +23,36 @@
 #include "cqe.h"
 #include "datapath.h"
 
-/* The CQ's held event, or NULL (a handful of CQs at most: a linear look). */
+/* The CQ's held event, or NULL: one hash look, however many CQs a guest
+ * armed (dp->cq_held_at: CQ -> its index in dp->cq_moderated, plus one). */
 static Mlx5HeldEvent *held_event(Mlx5DataPath *dp, const Mlx5Cq *cq, guint *at)
 {
-    for (guint i = 0; i < dp->cq_moderated->len; i++) {
-        Mlx5HeldEvent *h = &g_array_index(dp->cq_moderated, Mlx5HeldEvent, i);
-        if (h->cq == cq) {
-            *at = i;
-            return h;
-        }
+    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(dp->cq_held_at, cq));
+
+    if (!i) {
+        return NULL;
     }
-    return NULL;
+    *at = i - 1;
+    return &g_array_index(dp->cq_moderated, Mlx5HeldEvent, i - 1);
+}
+
+static void held_add(Mlx5DataPath *dp, Mlx5Cq *cq, uint16_t cqes, uint64_t deadline)
+{
+    g_array_append_val(dp->cq_moderated, ((Mlx5HeldEvent) { cq, cqes, deadline }));
+    g_hash_table_insert(dp->cq_held_at, cq, GUINT_TO_POINTER(dp->cq_moderated->len));
+}
+
+/* Event `at` is no longer held; the last one takes its place. */
+static void held_remove(Mlx5DataPath *dp, guint at)
+{
+    GArray *held = dp->cq_moderated;
+
+    g_hash_table_remove(dp->cq_held_at, g_array_index(held, Mlx5HeldEvent, at).cq);
+    g_array_remove_index_fast(held, at);
+    if (at < held->len) {
+        g_hash_table_insert(dp->cq_held_at, g_array_index(held, Mlx5HeldEvent, at).cq,
+                            GUINT_TO_POINTER(at + 1));
+    }
 }
 
 void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq)
@@ -41,7 +60,7 @@ void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq)
     guint at;
 
     if (held_event(dp, cq, &at)) {
-        g_array_remove_index_fast(dp->cq_moderated, at);
+        held_remove(dp, at);
     }
 }
 
@@ -80,7 +99,7 @@ static void cq_event_moderated(Mlx5DataPath *dp, Mlx5Cq *cq)
         }
         return;
     }
-    g_array_append_val(dp->cq_moderated, ((Mlx5HeldEvent) { cq, (uint16_t)cqes, period_end }));
+    held_add(dp, cq, (uint16_t)cqes, period_end);
     mlx5emu_trace_cq_event_held(cq->cqn, cq->cq_period, cq->cq_max_count);
     mlx5_timer_request(dp, period_end);
 }
@@ -99,7 +118,7 @@ uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp)
             i++;
             continue;
         }
-        g_array_remove_index_fast(held, i);
+        held_remove(dp, i);
         if (cq->arm) {
             cq_event(dp, cq);
         }
@@ -130,6 +149,7 @@ bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
     if (cq->in_error) {
         return false;
     }
+    mlx5_slice_take(dp, 1);
     /* The consumer index lives in the CQ doorbell record (set_ci, +0). */
     if (mlx5_dma_read(fw, cq->dbr_addr, dbr, 4) == 0) {
         ci = prm_be32(dbr) & 0xffffff;

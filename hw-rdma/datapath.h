@@ -47,11 +47,17 @@ typedef struct Mlx5DataPath {
     Mlx5Fw *fw;                 /* the objects it runs (firmware-sim) */
     uint64_t timer_deadline;    /* what the platform timer is set to (UINT64_MAX: off) */
     GArray *cq_moderated;       /* Mlx5HeldEvent: CQ events moderation holds (cq.c) */
+    GHashTable *cq_held_at;     /* Mlx5Cq * -> its index in cq_moderated + 1 */
     GPtrArray *rc_timed;        /* Mlx5QpTransport whose ack or RNR timer runs (rc.c) */
     GPtrArray *rq_err_watched;  /* Mlx5QpTransport in ERR, new receive WQEs flushed (rq.c) */
+    guint rq_err_next;          /* where the next look at them starts */
     GQueue *roce_loopback;      /* GBytes: RoCE frames to this port, to receive (transport.c) */
     Mlx5Qp *gsi_qp;             /* the QP of st QP1: BTH destination QP 1 (ud.c) */
     bool rx_waiting;            /* a frame waits for a receive WQE (rx.c) */
+    uint32_t slice_left;        /* units of work this entry point may still do (sched.c) */
+    GQueue *deferred;           /* Mlx5Deferred: work the slices left for later (sched.c) */
+    GHashTable *deferred_set;   /* the same, to note each once */
+    unsigned resp_held;         /* RC requests held behind READ responses (rc-responder.c) */
 } Mlx5DataPath;
 
 struct Mlx5Device {
@@ -71,6 +77,28 @@ static inline uint64_t mlx5_dp_now(const Mlx5DataPath *dp)
 {
     return dp->fw->plat->clock_ns(dp->fw->opaque);
 }
+
+/* sched.c: work in bounded slices (Concepts there).  Each entry point
+ * opens a slice of MLX5_SLICE_UNITS units (closed: unbounded); an engine
+ * takes units as it works and, once none are left, notes where to go on. */
+#define MLX5_SLICE_UNITS 128
+typedef enum {
+    MLX5_DEFER_SQ,              /* WQEs posted to a send queue (SQN or QPN) */
+    MLX5_DEFER_RC_SEND,         /* RC requester: packets the window allows (QPN) */
+    MLX5_DEFER_RC_RESPOND,      /* RC responder: READ responses, held requests (QPN) */
+    MLX5_DEFER_QP_FLUSH,        /* a QP in ERR: WQEs still to flush (QPN) */
+    MLX5_DEFER__COUNT
+} Mlx5DeferKind;
+void mlx5_slice_open(Mlx5DataPath *dp);
+void mlx5_slice_close(Mlx5DataPath *dp);
+bool mlx5_slice_left(const Mlx5DataPath *dp);
+void mlx5_slice_take(Mlx5DataPath *dp, uint32_t units);
+void mlx5_defer(Mlx5DataPath *dp, Mlx5DeferKind kind, uint32_t num);
+/* The platform timer: run the notes, a slice's worth; the next deadline. */
+uint64_t mlx5_deferred_run(Mlx5DataPath *dp);
+void mlx5_deferred_init(Mlx5DataPath *dp);
+void mlx5_deferred_clear(Mlx5DataPath *dp);      /* reset: every object goes */
+void mlx5_deferred_fini(Mlx5DataPath *dp);
 
 /* device.c: the platform timer is shared; fire no later than `deadline`. */
 void mlx5_timer_request(Mlx5DataPath *dp, uint64_t deadline);
@@ -150,6 +178,8 @@ typedef struct Mlx5SendWqe {
     uint8_t fm_ce_se;           /* MLX5_WQE_CTRL_CQ_UPDATE, _SOLICITED, ... */
 } Mlx5SendWqe;
 void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_t wqe_counter);
+/* Go on executing what a slice left (sched.c). */
+void mlx5_sq_resume(Mlx5DataPath *dp, uint32_t sqn);
 /* A QP's send queue in ERR: complete its posted WQEs with WR_FLUSH_ERR;
  * how many. */
 unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq);
@@ -183,6 +213,7 @@ bool mlx5_port_mac_is_ours(const Mlx5Fw *fw, const uint8_t mac[6]);
 
 /* transport.c: the QP transports as the rest of the device sees them
  * (the ops of a QP's life; RoCE frames in; the timers' work). */
+uint64_t mlx5_transport_qp_bytes(Mlx5DataPath *dp, const Mlx5Qp *qp);
 void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp);
 void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsigned to);
 void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp);

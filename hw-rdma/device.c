@@ -8,6 +8,11 @@
 
 /* --- what the firmware tells the data path ----------------------------- */
 
+static uint64_t dp_qp_bytes(void *dp, const Mlx5Qp *qp)
+{
+    return mlx5_transport_qp_bytes(dp, qp);
+}
+
 static void *dp_qp_created(void *dp, Mlx5Qp *qp)
 {
     return mlx5_transport_qp_created(dp, qp);
@@ -35,11 +40,14 @@ static void dp_reset(void *opaque)
     Mlx5DataPath *dp = opaque;
 
     g_array_set_size(dp->cq_moderated, 0);
+    g_hash_table_remove_all(dp->cq_held_at);
     mlx5_transport_reset(dp);
+    mlx5_deferred_clear(dp);
     dp->rx_waiting = false;
 }
 
 static const Mlx5DataPathOps mlx5_dp_ops = {
+    .qp_bytes = dp_qp_bytes,
     .qp_created = dp_qp_created,
     .qp_state_changed = dp_qp_state_changed,
     .qp_destroyed = dp_qp_destroyed,
@@ -58,9 +66,11 @@ Mlx5Device *mlx5_dev_new(const Mlx5Platform *plat, void *opaque, const Mlx5FwCon
     dp->fw = &d->fw;
     dp->timer_deadline = UINT64_MAX;
     dp->cq_moderated = g_array_new(false, false, sizeof(Mlx5HeldEvent));
+    dp->cq_held_at = g_hash_table_new(g_direct_hash, g_direct_equal);
     dp->rc_timed = g_ptr_array_new();
     dp->rq_err_watched = g_ptr_array_new();
     dp->roce_loopback = g_queue_new();
+    mlx5_deferred_init(dp);
     mlx5_fw_set_datapath(&d->fw, &mlx5_dp_ops, dp);
     return d;
 }
@@ -72,9 +82,11 @@ void mlx5_dev_free(Mlx5Device *d)
     }
     mlx5_fw_fini(&d->fw);           /* the data path lets go of every object first */
     g_array_free(d->dp.cq_moderated, true);
+    g_hash_table_destroy(d->dp.cq_held_at);
     g_ptr_array_free(d->dp.rc_timed, true);
     g_ptr_array_free(d->dp.rq_err_watched, true);
     g_queue_free(d->dp.roce_loopback);
+    mlx5_deferred_fini(&d->dp);
     g_free(d);
 }
 
@@ -101,6 +113,7 @@ static bool dev_enter(Mlx5Device *d, const char *entry)
         return false;
     }
     d->busy = true;
+    mlx5_slice_open(&d->dp);
     return true;
 }
 
@@ -109,6 +122,7 @@ static void dev_leave(Mlx5Device *d)
     const char *why = d->reset_deferred;
 
     d->busy = false;
+    mlx5_slice_close(&d->dp);
     if (why) {
         d->reset_deferred = NULL;
         mlx5_dev_reset(d, why);
@@ -274,7 +288,8 @@ void mlx5_dev_timer(Mlx5Device *d)
         mlx5_timer_request(dp, mlx5_dp_now(dp));    /* again, once the device is free */
         return;
     }
-    next = mlx5_roce_loopback_run(dp);
+    next = mlx5_deferred_run(dp);
+    next = MIN(next, mlx5_roce_loopback_run(dp));
     next = MIN(next, mlx5_cq_moderation_expire(dp));
     next = MIN(next, mlx5_rc_timer_expire(dp));
     next = MIN(next, mlx5_rq_err_poll(dp));

@@ -91,9 +91,9 @@ static void eth_offloads(const Mlx5SendWqe *w, const uint8_t *frame, size_t len,
 
 /* Count what goes on the wire: an LSO WQE leaves as ceil(payload / MSS)
  * segments, each carrying a copy of the L2-L4 headers; an inserted VLAN tag
- * adds 4 bytes to every frame. */
-static void eth_count(Mlx5DataPath *dp, const uint8_t *frame, size_t len,
-                      const Mlx5TxOffload *off)
+ * adds 4 bytes to every frame.  How many frames. */
+static size_t eth_count(Mlx5DataPath *dp, const uint8_t *frame, size_t len,
+                        const Mlx5TxOffload *off)
 {
     uint8_t param[MLX5_MATCH_PARAM_BYTES];
     size_t segs = 1, hdr = 0, bytes = len;
@@ -114,6 +114,7 @@ static void eth_count(Mlx5DataPath *dp, const uint8_t *frame, size_t len,
     }
     mlx5_count_frames(&dp->fw->counters.phy_tx, frame, segs, bytes);
     mlx5_count_frames(&dp->fw->counters.vport_tx, frame, segs, bytes);
+    return segs;
 }
 
 void mlx5_tx_finish_segment(uint8_t *frame, size_t len)
@@ -154,15 +155,20 @@ uint8_t mlx5_eth_send(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendW
         return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
     }
     eth_offloads(w, frame, len, &off);
-    if (w->opcode == MLX5_OPCODE_LSO && off.mss == 0) {
-        *why = "LSO with MSS 0";
+    /* Each segment is a frame the link carries: an MSS of 1 would make one
+     * 64 KiB WQE tens of thousands of them.  Linux TCP never goes below
+     * 48 (tcp_min_snd_mss) and mlx5e asks for the path's MSS (1448 on a
+     * 1500-byte MTU); the device takes no less than 64, at most 1024
+     * segments a WQE. */
+    if (w->opcode == MLX5_OPCODE_LSO && off.mss < MLX5_LSO_MIN_MSS) {
+        *why = "LSO with an MSS below 64";
         return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
     }
     mlx5emu_trace_sq_send(sq->num, w->index, (unsigned)len, off.mss,
                           (off.ip_csum ? 1 : 0) | (off.l4_csum ? 2 : 0),
                           off.vlan_insert ? off.vlan_tci : 0);
     if (dp->fw->port_up) {
-        eth_count(dp, frame, len, &off);
+        mlx5_slice_take(dp, (uint32_t)eth_count(dp, frame, len, &off));
         dp->fw->plat->tx_frame(dp->fw->opaque, frame, len, &off);
         mlx5_rx_loopback(dp, frame, len);
     }

@@ -26,7 +26,7 @@ static void complete_oldest(Mlx5DataPath *dp, Mlx5QpTransport *t)
 
     do {
         mlx5_rc_req_cqe(dp, t, oldest(t), 0);
-        g_array_remove_index(t->req.wqes, 0);
+        mlx5_rc_wqe_drop(t, 0);
     } while ((r = oldest(t)) && r->local);
 }
 
@@ -36,7 +36,7 @@ void mlx5_rc_fail(Mlx5DataPath *dp, Mlx5QpTransport *t, guint i, uint8_t syndrom
 
     mlx5emu_trace_rc_fail(t->qp->num, g_array_index(wqes, Mlx5RcWqe, i).wqe_index, syndrome);
     mlx5_rc_req_cqe(dp, t, &g_array_index(wqes, Mlx5RcWqe, i), syndrome);
-    g_array_remove_index(wqes, i);
+    mlx5_rc_wqe_drop(t, i);
     mlx5_rc_qp_error(dp, t);
 }
 

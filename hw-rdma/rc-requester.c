@@ -83,9 +83,10 @@ static uint8_t pkt_opcode(uint8_t wqe_op, bool first, bool last)
 }
 
 /* SEND / RDMA WRITE packets from r->next_psn on, while the window has
- * room.  An ACK is asked for on the last packet and on every
- * RC_ACKREQ_EVERY-th, so that a long message is acknowledged as it goes
- * and the window moves.  Not OK: the gather of a packet failed. */
+ * room and the slice lasts (sched.c: the rest goes on from the timer).  An
+ * ACK is asked for on the last packet and on every RC_ACKREQ_EVERY-th, so
+ * that a long message is acknowledged as it goes and the window moves.
+ * Not OK: the gather of a packet failed. */
 static Mlx5SglStatus send_message(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWqe *r,
                                   Mlx5RocePkt *p, uint32_t mtu)
 {
@@ -100,6 +101,10 @@ static Mlx5SglStatus send_message(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWq
         bool first = i == 0, last = i == n - 1;
 
         if (psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW) {
+            return MLX5_SGL_OK;
+        }
+        if (!mlx5_slice_left(dp)) {
+            mlx5_defer(dp, MLX5_DEFER_RC_SEND, t->qp->num);
             return MLX5_SGL_OK;
         }
         st = mlx5_rc_wqe_sgl(dp, t, r, off, buf, len, false);
@@ -214,6 +219,10 @@ void mlx5_rc_requester_run(Mlx5DataPath *dp, Mlx5QpTransport *t)
                 psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW) {
                 break;
             }
+            if (!mlx5_slice_left(dp)) {
+                mlx5_defer(dp, MLX5_DEFER_RC_SEND, t->qp->num);
+                break;
+            }
             if (!transmit(dp, t, i)) {
                 return;
             }
@@ -226,6 +235,15 @@ void mlx5_rc_requester_run(Mlx5DataPath *dp, Mlx5QpTransport *t)
     }
     if (sent && t->req.timer == MLX5_RC_TIMER_OFF) {
         mlx5_rc_ack_timer_start(dp, t);
+    }
+}
+
+void mlx5_rc_send_resume(Mlx5DataPath *dp, uint32_t qpn)
+{
+    Mlx5Qp *qp = mlx5_qp_get(dp->fw, qpn);
+
+    if (qp && mlx5_qp_st_is_rc(qp->st) && qp->state == MLX5_QP_STATE_RTS && qp->dp) {
+        mlx5_rc_requester_run(dp, mlx5_qp_transport(qp));
     }
 }
 
@@ -286,19 +304,24 @@ static uint8_t *xrc_wqe_copy(const uint8_t *wqe, unsigned ds, Mlx5RcWqe *r)
     return copy;
 }
 
-/* More WQEs outstanding than the send queue has slots: the driver reused
- * a slot it was never given back (undefined); the oldest goes, so a guest
- * cannot grow this without bound. */
+/* More WQEs outstanding than the send queue has slots, or more bytes of
+ * them than it holds: the driver reused a slot it was never given back
+ * (undefined); the oldest go, so a guest cannot grow this past what the
+ * QP was charged for (mlx5_rc_copies_max). */
 static void rc_append(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcWqe *r)
 {
     Mlx5Requester *req = &t->req;
+    uint32_t bytes = r->ds * MLX5_DS_BYTES;
 
-    if (req->wqes->len >= (1u << t->qp->sq.ring.log_size)) {
-        mlx5_guest_error(dp->fw, "QP 0x%x: more sends outstanding than send queue slots",
+    while (req->wqes->len && (req->wqes->len >= (1u << t->qp->sq.ring.log_size) ||
+                              req->copied + bytes > mlx5_rc_copies_max(t->qp))) {
+        mlx5emu_trace_ub_rc_sq_overcommit(t->qp->num, req->wqes->len, req->copied);
+        mlx5_guest_error(dp->fw, "QP 0x%x: more sends outstanding than its send queue holds",
                          t->qp->num);
-        g_array_remove_index(req->wqes, 0);
+        mlx5_rc_wqe_drop(t, 0);
     }
     g_array_append_vals(req->wqes, r, 1);
+    req->copied += bytes;
 }
 
 /* A local WQE takes no PSN: it sits between its neighbours' ranges with

@@ -424,38 +424,68 @@ static RespStatus do_send_write(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5
     return RESP_OK;
 }
 
-/* Read responses for `res` from PSN `from` on: FIRST (or ONLY) opens
- * them, the AETH on the first and last carries the MSN (IBA 9.7.5.1.6).
- * Memory is read now, packet by packet: a replay reads it again. */
-static void read_respond(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcRes *res,
-                         uint32_t from)
+/* One response of READ `res`: packet i (FIRST, MIDDLE, LAST or, when it
+ * opens the responses, ONLY), its payload read from memory now, so a
+ * replay reads it again; the AETH carries the MSN (IBA 9.7.5.1.6).  False
+ * if the source can no longer be read. */
+static bool read_response(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcRes *res,
+                          unsigned i, bool opens, Mlx5RocePkt *p)
 {
     uint32_t mtu = mlx5_rc_mtu(t->qp);
-    unsigned n = (unsigned)psn_diff(res->last_psn, res->first_psn) + 1;
+    uint32_t off = i * mtu, len = MIN(mtu, res->len - off);
+    bool last = psn_add(res->first_psn, i) == res->last_psn;
     uint8_t buf[4096];
+
+    if (len && mlx5_mkey_dma(dp->fw, res->rkey, resp_pd(dp, t), res->va + off, buf, len,
+                             MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK) {
+        mlx5_guest_error(dp->fw, "QP 0x%x: READ source no longer readable", t->qp->num);
+        return false;
+    }
+    p->opcode = mlx5_rc_transport(t->qp) | (opens && last ? MLX5_ROCE_RDMA_READ_RESPONSE_ONLY
+                                        : opens ? MLX5_ROCE_RDMA_READ_RESPONSE_FIRST
+                                        : last ? MLX5_ROCE_RDMA_READ_RESPONSE_LAST
+                                        : MLX5_ROCE_RDMA_READ_RESPONSE_MIDDLE);
+    p->psn = psn_add(res->first_psn, i);
+    p->aeth.syndrome = AETH_ACK;
+    p->aeth.msn = t->resp.msn & PSN_MASK;
+    mlx5_roce_send_frame(dp, t, p, buf, len);
+    return true;
+}
+
+/* The responses of the READ going out, at the link's pace: a slice's worth
+ * now, the rest from the timer (sched.c) - a READ of a GiB, or a replay
+ * of one, is not built in one go. */
+static void read_send(Mlx5DataPath *dp, Mlx5QpTransport *t)
+{
+    Mlx5RcRes *res = t->resp.sending;
     Mlx5RocePkt p;
 
     if (!mlx5_rc_pkt_init(dp->fw, t->qp, &p)) {
+        t->resp.sending = NULL;
         return;
     }
-    p.aeth.syndrome = AETH_ACK;
-    for (unsigned i = (unsigned)psn_diff(from, res->first_psn); i < n; i++) {
-        uint32_t off = i * mtu, len = MIN(mtu, res->len - off);
-        bool first = psn_add(res->first_psn, i) == from, last = i == n - 1;
+    while (!psn_before(res->last_psn, res->next_psn)) {
+        unsigned i = (unsigned)psn_diff(res->next_psn, res->first_psn);
 
-        if (len && mlx5_mkey_dma(dp->fw, res->rkey, resp_pd(dp, t), res->va + off, buf, len,
-                                 MLX5_MKEY_REMOTE_READ) != MLX5_MKEY_OK) {
-            mlx5_guest_error(dp->fw, "QP 0x%x: READ source no longer readable", t->qp->num);
+        if (!mlx5_slice_left(dp)) {
+            mlx5_defer(dp, MLX5_DEFER_RC_RESPOND, t->qp->num);
             return;
         }
-        p.opcode = mlx5_rc_transport(t->qp) | (first && last ? MLX5_ROCE_RDMA_READ_RESPONSE_ONLY
-                                         : first ? MLX5_ROCE_RDMA_READ_RESPONSE_FIRST
-                                         : last ? MLX5_ROCE_RDMA_READ_RESPONSE_LAST
-                                         : MLX5_ROCE_RDMA_READ_RESPONSE_MIDDLE);
-        p.psn = psn_add(res->first_psn, i);
-        p.aeth.msn = t->resp.msn & PSN_MASK;
-        mlx5_roce_send_frame(dp, t, &p, buf, len);
+        if (!read_response(dp, t, res, i, res->next_psn == res->opened_psn, &p)) {
+            break;
+        }
+        res->next_psn = psn_add(res->next_psn, 1);
     }
+    t->resp.sending = NULL;
+}
+
+/* Read responses for `res` from PSN `from` on: FIRST (or ONLY) opens
+ * them (IBA 9.4.4: a resent READ asks for the rest only). */
+static void read_respond(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcRes *res, uint32_t from)
+{
+    res->next_psn = res->opened_psn = from;
+    t->resp.sending = res;
+    read_send(dp, t);
 }
 
 static void atomic_respond(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcRes *res)
@@ -590,4 +620,88 @@ void mlx5_rc_responder(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *
     if (st != RESP_OK) {
         resp_error(dp, t, p, st);
     }
+}
+
+/* --- requests held behind READ responses ------------------------------------ */
+
+/* While a READ's responses go out (paced), the requests after it wait in
+ * arrival order, as in a NIC's receive buffer: a responder answers in PSN
+ * order (IBA 9.7.5.1), so an ACK for a later WRITE may not overtake the
+ * READ's responses (the requester would take them for lost).  The wait is
+ * bounded for the whole device; a request beyond it is dropped and
+ * counted, and the requester sends it again. */
+#define MLX5_RESP_HELD_MAX 1024
+
+bool mlx5_rc_resp_hold(Mlx5DataPath *dp, Mlx5QpTransport *t, const uint8_t *frame, size_t len)
+{
+    Mlx5Responder *resp = &t->resp;
+
+    if (!resp->sending && (!resp->held || g_queue_is_empty(resp->held))) {
+        return false;
+    }
+    if (dp->resp_held >= MLX5_RESP_HELD_MAX) {
+        mlx5_roce_discard(dp, "request while READ responses go out, and no room to hold it");
+        return true;
+    }
+    if (!resp->held) {
+        resp->held = g_queue_new();
+    }
+    g_queue_push_tail(resp->held, g_bytes_new(frame, len));
+    dp->resp_held++;
+    mlx5emu_trace_rc_resp_hold(t->qp->num, g_queue_get_length(resp->held));
+    return true;
+}
+
+void mlx5_rc_resp_release(Mlx5DataPath *dp, Mlx5QpTransport *t)
+{
+    Mlx5Responder *resp = &t->resp;
+
+    resp->sending = NULL;
+    if (resp->held) {
+        dp->resp_held -= g_queue_get_length(resp->held);
+        g_queue_free_full(resp->held, (GDestroyNotify)g_bytes_unref);
+        resp->held = NULL;
+    }
+}
+
+/* The held requests, once no READ is sending, as if they came now. */
+static void resp_drain_held(Mlx5DataPath *dp, Mlx5QpTransport *t)
+{
+    Mlx5Responder *resp = &t->resp;
+
+    while (resp->held && !resp->sending && mlx5_slice_left(dp)) {
+        g_autoptr(GBytes) b = g_queue_pop_head(resp->held);
+        Mlx5RocePkt p;
+
+        if (!b) {
+            break;
+        }
+        dp->resp_held--;
+        mlx5_slice_take(dp, 1);
+        if (mlx5_roce_parse(g_bytes_get_data(b, NULL), g_bytes_get_size(b), &p) ==
+            MLX5_ROCE_OK) {
+            mlx5_rc_responder(dp, t, &p, mlx5_roce_opcode(p.opcode));
+        }
+    }
+    if (resp->held && !g_queue_is_empty(resp->held) && !resp->sending) {
+        mlx5_defer(dp, MLX5_DEFER_RC_RESPOND, t->qp->num);
+    }
+}
+
+void mlx5_rc_respond_resume(Mlx5DataPath *dp, uint32_t qpn)
+{
+    Mlx5Qp *qp = mlx5_qp_get(dp->fw, qpn);
+    Mlx5QpTransport *t = qp && mlx5_qp_st_is_rc(qp->st) ? mlx5_qp_transport(qp) : NULL;
+
+    if (!t) {
+        return;
+    }
+    if (qp->state != MLX5_QP_STATE_RTR && qp->state != MLX5_QP_STATE_RTS) {
+        mlx5_rc_resp_release(dp, t);
+        return;
+    }
+    if (t->resp.sending) {
+        read_send(dp, t);
+    }
+    resp_drain_held(dp, t);
 }

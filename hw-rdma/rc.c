@@ -205,17 +205,51 @@ uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp)
 
 /* --- entry points ------------------------------------------------------- */
 
+/* An honest driver reuses a send-ring slot only once the WQE in it has
+ * completed, so the WQEs in flight fit in the ring together; the copies
+ * are bounded by it (rc-requester.c rc_append), and so is the memory the
+ * data path keeps for the QP (transport.c mlx5_transport_qp_bytes). */
+uint64_t mlx5_rc_copies_max(const Mlx5Qp *qp)
+{
+    return MAX((uint64_t)MLX5_WQEBB_BYTES << qp->sq.ring.log_size, (uint64_t)MLX5_MAX_WQE_BYTES);
+}
+
+void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i)
+{
+    t->req.copied -= g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
+    g_array_remove_index(t->req.wqes, i);
+}
+
+void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t)
+{
+    g_array_set_size(t->req.wqes, 0);
+    t->req.copied = 0;
+}
+
+/* The `n` oldest WQEs, with their copies. */
+static void rc_wqes_drop_oldest(Mlx5QpTransport *t, guint n)
+{
+    for (guint i = 0; i < n; i++) {
+        t->req.copied -= g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
+    }
+    g_array_remove_range(t->req.wqes, 0, n);
+}
+
+/* The send WQEs in flight, oldest first, as far as the slice goes. */
 unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
     GArray *wqes = t->req.wqes;
-    unsigned n = wqes->len;
+    guint n = 0;
 
     mlx5_rc_stop_timer(dp, t);
-    for (guint i = 0; i < wqes->len; i++) {
-        mlx5_rc_req_cqe(dp, t, &g_array_index(wqes, Mlx5RcWqe, i),
+    while (n < wqes->len && mlx5_slice_left(dp)) {
+        mlx5_rc_req_cqe(dp, t, &g_array_index(wqes, Mlx5RcWqe, n),
                         MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+        n++;
     }
-    g_array_set_size(wqes, 0);
+    if (n) {
+        rc_wqes_drop_oldest(t, n);
+    }
     return n;
 }
 
@@ -254,5 +288,7 @@ void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const M
         t->resp.comm_est = true;
         mlx5_eq_post_qp_srq(dp->fw, MLX5_EVENT_COMM_EST, t->qp->num, MLX5_EVENT_QUEUE_QP);
     }
-    mlx5_rc_responder(dp, t, p, op);
+    if (!mlx5_rc_resp_hold(dp, t, frame, len)) {
+        mlx5_rc_responder(dp, t, p, op);
+    }
 }

@@ -211,40 +211,60 @@ static const Mlx5RespCqe rq_flush_cqe = {
     .op = MLX5_CQE_RESP_ERR, .syndrome = MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
 };
 
-/* At most one ring's worth a look: a producer counter that keeps running
- * ahead cannot keep the device here. */
-static unsigned rq_flush_posted(Mlx5DataPath *dp, Mlx5QpTransport *t)
+/* At most one ring's worth a look, and a slice's (sched.c): a producer
+ * counter that keeps running ahead cannot keep the device here. */
+unsigned mlx5_rq_flush_posted(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
     Mlx5RecvWqe r;
     unsigned n = 0;
 
-    while (n < (1u << t->qp->rq.ring.log_size) && mlx5_rq_take(dp, t, &r)) {
+    while (n < (1u << t->qp->rq.ring.log_size) && mlx5_slice_left(dp) &&
+           mlx5_rq_take(dp, t, &r)) {
         mlx5_rq_cqe(dp, t, &r, &rq_flush_cqe);
         n++;
     }
     return n;
 }
 
+/* The QPs no longer in ERR stop being watched. */
+static void rq_err_prune(GPtrArray *watched)
+{
+    for (guint i = 0; i < watched->len;) {
+        Mlx5QpTransport *t = g_ptr_array_index(watched, i);
+
+        if (t->qp->state == MLX5_QP_STATE_ERR) {
+            i++;
+            continue;
+        }
+        t->err_watched = false;
+        g_ptr_array_remove_index_fast(watched, i);
+    }
+}
+
+/* Each look costs a doorbell-record read: a slice's worth of QPs a call,
+ * round robin, so thousands of QPs in ERR cost the same per call as one. */
 uint64_t mlx5_rq_err_poll(Mlx5DataPath *dp)
 {
     GPtrArray *watched = dp->rq_err_watched;
+    guint looked = 0;
 
-    for (guint i = 0; i < watched->len;) {
-        Mlx5QpTransport *t = g_ptr_array_index(watched, i);
+    rq_err_prune(watched);
+    while (looked < watched->len && mlx5_slice_left(dp)) {
+        Mlx5QpTransport *t = g_ptr_array_index(watched, dp->rq_err_next++ % watched->len);
         unsigned n;
 
-        if (t->qp->state != MLX5_QP_STATE_ERR) {
-            t->err_watched = false;
-            g_ptr_array_remove_index_fast(watched, i);
-            continue;
-        }
-        n = rq_flush_posted(dp, t);
+        mlx5_slice_take(dp, 1);
+        n = mlx5_rq_flush_posted(dp, t);
         if (n) {
             mlx5emu_trace_qp_flush(t->qp->num, n);
         }
-        i++;
+        looked++;
     }
-    return watched->len ? mlx5_dp_now(dp) + MLX5_RQ_ERR_POLL_NS : UINT64_MAX;
+    if (!watched->len) {
+        return UINT64_MAX;
+    }
+    return looked < watched->len || !mlx5_slice_left(dp) ? mlx5_dp_now(dp)
+                                                         : mlx5_dp_now(dp) + MLX5_RQ_ERR_POLL_NS;
 }
 
 void mlx5_rq_unwatch(Mlx5DataPath *dp, Mlx5QpTransport *t)
@@ -273,7 +293,7 @@ unsigned mlx5_rq_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
         mlx5_eq_post_qp_srq(dp->fw, MLX5_EVENT_SRQ_LAST_WQE, t->qp->num, MLX5_EVENT_QUEUE_QP);
         return n;
     }
-    n += rq_flush_posted(dp, t);
+    n += mlx5_rq_flush_posted(dp, t);
     if (t->qp->rq.ring.npas && !t->err_watched) {
         t->err_watched = true;
         g_ptr_array_add(dp->rq_err_watched, t);

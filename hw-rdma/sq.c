@@ -201,7 +201,8 @@ static Mlx5SendQueue *sq_lookup(Mlx5Fw *fw, uint32_t num)
 }
 
 /* Execute from the device's counter up to the `posted` WQE blocks past it,
- * while the queue is ready. */
+ * while the queue is ready and the slice lasts (sched.c: the rest goes on
+ * from the timer, reading the doorbell record again). */
 static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
 {
     uint16_t pc = (uint16_t)(sq->hw_counter + posted);
@@ -209,6 +210,11 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
     while ((uint16_t)sq->hw_counter != pc && sq->state == MLX5_RQC_STATE_RDY) {
         Mlx5SendWqe w;
 
+        if (!mlx5_slice_left(dp)) {
+            mlx5_defer(dp, MLX5_DEFER_SQ, sq->num);
+            return;
+        }
+        mlx5_slice_take(dp, 1);
         if (!sq_fetch(dp, sq, (uint16_t)sq->hw_counter, &w)) {
             mlx5_guest_error(dp->fw, "SQ 0x%x: WQE not in guest memory", sq->num);
             sq->state = MLX5_RQC_STATE_ERR;
@@ -232,6 +238,17 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
     }
 }
 
+void mlx5_sq_resume(Mlx5DataPath *dp, uint32_t sqn)
+{
+    Mlx5SendQueue *sq = sq_lookup(dp->fw, sqn);
+    uint32_t posted;
+
+    if (sq && sq->state == MLX5_RQC_STATE_RDY &&
+        mlx5_dbr_posted(dp, sq->dbr_addr + 4, sq->hw_counter, &sq->ring, sq->num, &posted)) {
+        sq_run(dp, sq, posted);
+    }
+}
+
 void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_t wqe_counter)
 {
     Mlx5SendQueue *sq = sq_lookup(dp->fw, sqn);
@@ -248,6 +265,9 @@ void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_
     mlx5emu_trace_sq_doorbell(sqn, wqe_counter, sq->state);
     if (sq->state == MLX5_RQC_STATE_ERR && sq->qp) {
         mlx5_sq_flush(dp, sq);          /* posted to a QP in ERR: flushed */
+        if (!mlx5_slice_left(dp)) {
+            mlx5_defer(dp, MLX5_DEFER_QP_FLUSH, sq->num);
+        }
         return;
     }
     if (sq->state != MLX5_RQC_STATE_RDY) {
@@ -269,7 +289,7 @@ unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq)
         !mlx5_dbr_posted(dp, sq->dbr_addr + 4, sq->hw_counter, &sq->ring, sq->num, &posted)) {
         return 0;
     }
-    while (posted) {
+    while (posted && mlx5_slice_left(dp)) {
         Mlx5SendWqe w;
         unsigned nbb;
 

@@ -13,6 +13,27 @@ static void rc_wqe_clear(void *p)
     g_free(((Mlx5RcWqe *)p)->wqe);
 }
 
+/* What the allocator adds to each block (glibc malloc on 64-bit hosts). */
+enum { ALLOC_HEADER_BYTES = 16 };
+
+/* What the data path keeps for a QP: its transport state and, for an RC
+ * or XRC QP, the send WQEs in flight - at most one per send-ring slot
+ * (each an entry of req.wqes, which GArray sizes to a power of two, and a
+ * copy with the allocator's header) holding at most mlx5_rc_copies_max
+ * bytes together (rc-requester.c rc_append). */
+uint64_t mlx5_transport_qp_bytes(Mlx5DataPath *dp, const Mlx5Qp *qp)
+{
+    uint64_t slots = (uint64_t)1 << qp->sq.ring.log_size;
+    uint64_t bytes = sizeof(Mlx5QpTransport) + sizeof(GArray);
+
+    (void)dp;
+    if (mlx5_qp_st_is_rc(qp->st)) {
+        bytes += slots * (2 * sizeof(Mlx5RcWqe) + ALLOC_HEADER_BYTES) +
+                 mlx5_rc_copies_max(qp);
+    }
+    return bytes;
+}
+
 void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp)
 {
     Mlx5QpTransport *t = g_new0(Mlx5QpTransport, 1);
@@ -38,6 +59,7 @@ void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp)
     }
     mlx5_rc_stop_timer(dp, t);
     mlx5_rq_unwatch(dp, t);
+    mlx5_rc_resp_release(dp, t);
     g_array_free(t->req.wqes, true);
     g_free(t);
     qp->dp = NULL;
@@ -45,10 +67,11 @@ void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp)
 
 /* The responder starts from the PSN the driver set at RTR (next_rcv_psn),
  * with nothing under way and nothing kept (IBA 10.3.1). */
-static void transport_seed_responder(Mlx5QpTransport *t)
+static void transport_seed_responder(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
     Mlx5Responder *resp = &t->resp;
 
+    mlx5_rc_resp_release(dp, t);
     memset(resp, 0, sizeof(*resp));
     resp->epsn = PRM_GET(qpc, next_rcv_psn, t->qp->qpc);
 }
@@ -68,14 +91,39 @@ static void transport_seed_requester(Mlx5QpTransport *t, unsigned from)
 
 /* Entering ERR (IBA 10.3.1, 11.6.2): whatever was posted completes with
  * WR_FLUSH_ERR, oldest first - the RC send WQEs in flight, those posted but
- * not yet fetched, then the receive WQEs (rq.c mlx5_rq_flush). */
+ * not yet fetched, then the receive WQEs (rq.c mlx5_rq_flush) - a slice's
+ * worth now, the rest from the timer (sched.c): a QP with full rings does
+ * not hold the command that moved it for tens of thousands of CQEs. */
 static void transport_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
-    unsigned n = mlx5_rc_flush(dp, t);
+    unsigned n;
 
+    mlx5_rc_resp_release(dp, t);
+    n = mlx5_rc_flush(dp, t);
     n += mlx5_sq_flush(dp, &t->qp->sq);
     n += mlx5_rq_flush(dp, t);
     mlx5emu_trace_qp_flush(t->qp->num, n);
+    if (!mlx5_slice_left(dp)) {
+        mlx5_defer(dp, MLX5_DEFER_QP_FLUSH, t->qp->num);
+    }
+}
+
+void mlx5_qp_flush_resume(Mlx5DataPath *dp, uint32_t qpn)
+{
+    Mlx5Qp *qp = mlx5_qp_get(dp->fw, qpn);
+    Mlx5QpTransport *t = qp ? mlx5_qp_transport(qp) : NULL;
+    unsigned n;
+
+    if (!t || qp->state != MLX5_QP_STATE_ERR) {
+        return;
+    }
+    n = mlx5_rc_flush(dp, t);
+    n += mlx5_sq_flush(dp, &qp->sq);
+    n += mlx5_rq_flush_posted(dp, t);
+    mlx5emu_trace_qp_flush(qpn, n);
+    if (!mlx5_slice_left(dp)) {
+        mlx5_defer(dp, MLX5_DEFER_QP_FLUSH, qpn);
+    }
 }
 
 void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsigned to)
@@ -87,13 +135,14 @@ void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsign
         return;
     }
     if (to == MLX5_QP_STATE_RTR) {
-        transport_seed_responder(t);
+        transport_seed_responder(dp, t);
     } else if (to == MLX5_QP_STATE_RTS) {
         transport_seed_requester(t, from);
     } else if (to == MLX5_QP_STATE_RST) {
-        g_array_set_size(t->req.wqes, 0);
+        mlx5_rc_wqes_drop_all(t);
         mlx5_rc_stop_timer(dp, t);
         mlx5_rq_unwatch(dp, t);
+        mlx5_rc_resp_release(dp, t);
     } else if (to == MLX5_QP_STATE_ERR && from != MLX5_QP_STATE_ERR && runs) {
         transport_flush(dp, t);
     }
@@ -142,8 +191,8 @@ static void roce_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t n)
 
 uint64_t mlx5_roce_loopback_run(Mlx5DataPath *dp)
 {
-    /* A bounded batch: what the batch sends back comes in the next one. */
-    for (unsigned i = 0; i < MLX5_ROCE_LOOPBACK_MAX; i++) {
+    /* A slice's worth (sched.c): what it sends back comes in the next. */
+    for (unsigned i = 0; i < MLX5_ROCE_LOOPBACK_MAX && mlx5_slice_left(dp); i++) {
         g_autoptr(GBytes) b = g_queue_pop_head(dp->roce_loopback);
         gsize len;
         const uint8_t *f;
@@ -151,6 +200,7 @@ uint64_t mlx5_roce_loopback_run(Mlx5DataPath *dp)
         if (!b) {
             return UINT64_MAX;
         }
+        mlx5_slice_take(dp, 1);
         f = g_bytes_get_data(b, &len);
         if (dp->fw->port_up) {
             mlx5_roce_receive(dp, f, len, true);
@@ -167,6 +217,7 @@ void mlx5_roce_send_frame(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5RocePk
     Mlx5TxOffload off = { 0 };
     size_t n = mlx5_roce_build(p, payload, len, frame, sizeof(frame));
 
+    mlx5_slice_take(dp, 1);
     if (!n) {
         mlx5_guest_error(fw, "QP 0x%x: cannot build a RoCEv2 packet (address path?)",
                          t->qp->num);

@@ -79,6 +79,8 @@ typedef struct Mlx5RcRes {
     uint64_t va;
     uint32_t rkey, len;
     uint64_t orig;              /* atomic: the value it found */
+    uint32_t next_psn;          /* READ: the next response to send, */
+    uint32_t opened_psn;        /* and the one that opened them (FIRST or ONLY) */
 } Mlx5RcRes;
 /* The most responder resources a QP has: 2^log_rra_max at most this
  * (caps.c log_max_ra_res_qp). */
@@ -92,6 +94,7 @@ typedef struct Mlx5Requester {
     uint32_t sq_psn;            /* next new PSN */
     uint32_t una_psn;           /* oldest PSN not yet acknowledged */
     GArray *wqes;               /* Mlx5RcWqe, oldest first */
+    uint32_t copied;            /* bytes their copies hold (mlx5_rc_copies_max) */
     uint8_t retry_left, rnr_left;   /* retries before RETRY_EXC / RNR_RETRY_EXC */
     Mlx5RcTimer timer;
     uint64_t deadline;          /* clock_ns when the timer fires */
@@ -121,6 +124,8 @@ typedef struct Mlx5Responder {
     uint32_t write_len;         /* and how many bytes its RETH said it has */
     Mlx5RcRes res[MLX5_RC_MAX_RD_ATOMIC];
     unsigned res_next;
+    Mlx5RcRes *sending;         /* the READ whose responses are going out, paced */
+    GQueue *held;               /* GBytes: requests that came meanwhile, in order */
 } Mlx5Responder;
 
 typedef struct Mlx5QpTransport {
@@ -167,6 +172,10 @@ uint32_t mlx5_rq_wqe_capacity(Mlx5DataPath *dp, const Mlx5RecvWqe *r);
 void mlx5_rq_cqe(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RecvWqe *r,
                  const Mlx5RespCqe *c);
 unsigned mlx5_rq_flush(Mlx5DataPath *dp, Mlx5QpTransport *t);
+/* The QP's own posted receive WQEs only, as far as the slice goes. */
+unsigned mlx5_rq_flush_posted(Mlx5DataPath *dp, Mlx5QpTransport *t);
+/* transport.c: go on flushing a QP in ERR where a slice stopped. */
+void mlx5_qp_flush_resume(Mlx5DataPath *dp, uint32_t qpn);
 /* The QP no longer needs watching (RST, destroyed). */
 void mlx5_rq_unwatch(Mlx5DataPath *dp, Mlx5QpTransport *t);
 
@@ -181,6 +190,20 @@ void mlx5_rc_post_local(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe 
 void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const Mlx5RocePkt *p);
 unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t);
 void mlx5_rc_stop_timer(Mlx5DataPath *dp, Mlx5QpTransport *t);
+/* Go on with what a slice left (sched.c): the requester's packets, the
+ * responder's READ responses and the requests held meanwhile. */
+void mlx5_rc_send_resume(Mlx5DataPath *dp, uint32_t qpn);
+void mlx5_rc_respond_resume(Mlx5DataPath *dp, uint32_t qpn);
+/* A request that must wait for the READ responses going out (true: held,
+ * or dropped when too many wait); let go of every held request. */
+bool mlx5_rc_resp_hold(Mlx5DataPath *dp, Mlx5QpTransport *t, const uint8_t *frame, size_t len);
+void mlx5_rc_resp_release(Mlx5DataPath *dp, Mlx5QpTransport *t);
+/* The send WQEs in flight (req.wqes) and their copies: the most bytes the
+ * copies of an RC QP's may hold (its send ring's, or one WQE's if that is
+ * more); forget WQE i, or all of them, with their copies. */
+uint64_t mlx5_rc_copies_max(const Mlx5Qp *qp);
+void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i);
+void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t);
 
 /* ud.c: take one send WQE of a UD or GSI QP (0, or the syndrome to fail it
  * with; the caller writes its CQE); a datagram that parsed as RoCEv2 UD. */

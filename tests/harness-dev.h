@@ -17,8 +17,14 @@ static inline Mlx5DataPath *h_dp(Harness *h)
 }
 
 /* Doorbells through BAR0, as the driver rings them: the SQ's doorbell
- * record, then its BlueFlame register; a CQ arm (UAR + 0x20). */
+ * record, then its BlueFlame register (h_sq_doorbell; h_sq_ring then lets
+ * the platform's main loop run, h_run_due); a CQ arm (UAR + 0x20). */
+void h_sq_doorbell(Harness *h, HRing *sq);
 void h_sq_ring(Harness *h, HRing *sq);
+/* Run the device's timer while it is due now (what the slices of work
+ * left, sched.c), as the platform's main loop would: how many times.
+ * h_sq_ring() does this after its doorbell. */
+unsigned h_run_due(Harness *h);
 void h_cq_arm(Harness *h, HRing *cq);
 /* What a BlueFlame doorbell for the SQ's last WQE carries: the first 8
  * bytes of its control segment. */

@@ -121,16 +121,22 @@ Harness *h_alloc_harness(void)
     return h;
 }
 
-Harness *h_new(void)
+Harness *h_new_board(const Mlx5FwConfig *cfg)
 {
     Harness *h = h_alloc_harness();
+
+    h->fw = g_new0(Mlx5Fw, 1);
+    mlx5_fw_init(h->fw, &h_platform, h, cfg);
+    h_cmdq_setup(h);
+    return h;
+}
+
+Harness *h_new(void)
+{
     Mlx5FwConfig cfg;
 
     h_board_config(&cfg);
-    h->fw = g_new0(Mlx5Fw, 1);
-    mlx5_fw_init(h->fw, &h_platform, h, &cfg);
-    h_cmdq_setup(h);
-    return h;
+    return h_new_board(&cfg);
 }
 
 /* The stderr trace backend's hook (tools/gen-trace.py): one harness at a
@@ -336,6 +342,7 @@ HCmd *h_ok(Harness *h, HCmd *c)
 void h_fail(Harness *h, HCmd *c, unsigned status, uint32_t syndrome)
 {
     unsigned objs = mlx5_fw_object_count(h->fw);
+    uint64_t held = h->fw->host_mem.used;
     unsigned errs = h_nerrors(h);
 
     h->clock_ns += 2000000000ull;       /* a fresh guest-error window */
@@ -352,6 +359,7 @@ void h_fail(Harness *h, HCmd *c, unsigned status, uint32_t syndrome)
         g_assert_cmphex(c->out[i], ==, 0);          /* no half-filled output */
     }
     g_assert_cmpuint(mlx5_fw_object_count(h->fw), ==, objs);
+    g_assert_cmpuint(h->fw->host_mem.used, ==, held);   /* nothing charged either */
     g_assert_cmpuint(h_nerrors(h), >, errs);
     h_assert_usable(h);
 }

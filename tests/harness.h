@@ -18,8 +18,9 @@
  *
  * Failed commands go through h_fail(), which also checks the rules every
  * failure must keep: the PRM status and syndrome, a zeroed output body, no
- * object created or freed, a guest-error message, and a device that still
- * answers the next command.
+ * object created or freed, nothing charged to the host-memory budget or
+ * refunded, a guest-error message, and a device that still answers the
+ * next command.
  */
 #ifndef MLX5EMU_TEST_HARNESS_H
 #define MLX5EMU_TEST_HARNESS_H
@@ -131,8 +132,10 @@ struct Harness {
     HRing async_eq, comp_eq;
 };
 
-/* The firmware alone, on the fake platform. */
+/* The firmware alone, on the fake platform (h_new_board: with a board
+ * configuration of the test's, e.g. h_board_config's with one change). */
 Harness *h_new(void);
+Harness *h_new_board(const Mlx5FwConfig *cfg);
 /* The parts h_new_device (harness-dev.c) shares: a harness with its fake
  * RAM and records but no device yet; the platform table; the board. */
 Harness *h_alloc_harness(void);

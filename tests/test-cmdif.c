@@ -222,6 +222,12 @@ static void corrupt_chain_loops_back(Harness *h, HPosted *p)
     prm_put_be64((uint8_t *)h_gpa(h, p->in_mb[3]) + MBOX_NEXT, p->in_mb[0]);
 }
 
+static void corrupt_chain_loops_on_itself(Harness *h, HPosted *p)
+{
+    /* Block 1 names itself as the next: a chain without end. */
+    prm_put_be64((uint8_t *)h_gpa(h, p->in_mb[1]) + MBOX_NEXT, p->in_mb[1]);
+}
+
 static void corrupt_chain_ends_early(Harness *h, HPosted *p)
 {
     prm_put_be64((uint8_t *)h_gpa(h, p->in_mb[3]) + MBOX_NEXT, 0);
@@ -262,6 +268,13 @@ static void test_queue_chain_shorter_than_inlen(void)
     queue_bad_delivery(corrupt_chain_loops_back, MLX5_CMD_DELIV_BAD_BLK_NUM);
 }
 
+/* A chain that loops is read no further than inlen asks (8 blocks here)
+ * and fails at the first block out of sequence. */
+static void test_queue_chain_loops_on_itself(void)
+{
+    queue_bad_delivery(corrupt_chain_loops_on_itself, MLX5_CMD_DELIV_BAD_BLK_NUM);
+}
+
 static void test_queue_chain_ends_early(void)
 {
     queue_bad_delivery(corrupt_chain_ends_early, MLX5_CMD_DELIV_FW_ERR);
@@ -292,8 +305,10 @@ static void test_queue_outlen_too_large(void)
     queue_bad_delivery(corrupt_outlen_huge, MLX5_CMD_DELIV_OUT_LENGTH);
 }
 
-/* The output chain is checked too; the command has run by then. */
-static void test_queue_out_chain_wrong_block_num(void)
+/* Post a QUERY_HCA_CAP (9 output mailboxes), let `corrupt` damage the
+ * output chain, and check the delivery status and that no byte went to
+ * a mailbox from `untouched` on. */
+static void queue_bad_out_chain(void (*corrupt)(Harness *, HPosted *), unsigned untouched)
 {
     g_autoptr(Harness) h = h_new();
     g_autoptr(HCmd) c = hcmd_new(OP_QUERY_HCA_CAP, MLX5_CAP_GENERAL << 1);
@@ -301,11 +316,42 @@ static void test_queue_out_chain_wrong_block_num(void)
 
     h_enable(h);
     p = h_cmdq_post(h, 0, c);
-    prm_put_be32((uint8_t *)h_gpa(h, p->out_mb[4]) + MBOX_BLOCK_NUM, 0);
+    for (uint32_t i = untouched; i < p->n_out; i++) {
+        memset(h_gpa(h, p->out_mb[i]), POISON, MBOX_DATA_BYTES);
+    }
+    corrupt(h, p);
     h_cmdq_ring(h, 1);
     g_assert_cmphex(h_cmdq_collect(h, p, c), ==, MLX5_CMD_DELIV_BAD_BLK_NUM);
+    for (uint32_t i = untouched; i < p->n_out; i++) {
+        const uint8_t *mb = h_gpa(h, p->out_mb[i]);
+        for (unsigned b = 0; b < MBOX_DATA_BYTES; b++) {
+            g_assert_cmphex(mb[b], ==, POISON);
+        }
+    }
     h->via_cmdq = true;
     h_assert_usable(h);
+}
+
+static void corrupt_out_block_num(Harness *h, HPosted *p)
+{
+    prm_put_be32((uint8_t *)h_gpa(h, p->out_mb[4]) + MBOX_BLOCK_NUM, 0);
+}
+
+static void corrupt_out_chain_loops_on_itself(Harness *h, HPosted *p)
+{
+    prm_put_be64((uint8_t *)h_gpa(h, p->out_mb[0]) + MBOX_NEXT, p->out_mb[0]);
+}
+
+/* The output chain is checked too; the command has run by then. */
+static void test_queue_out_chain_wrong_block_num(void)
+{
+    queue_bad_out_chain(corrupt_out_block_num, 4);
+}
+
+/* A looping output chain: nothing is written past its first block. */
+static void test_queue_out_chain_loops_on_itself(void)
+{
+    queue_bad_out_chain(corrupt_out_chain_loops_on_itself, 1);
 }
 
 static void test_queue_out_ptr_unaligned(void)
@@ -650,6 +696,8 @@ int main(int argc, char **argv)
     g_test_add_func("/cmdif/queue/wrong-block-num", test_queue_wrong_block_num);
     g_test_add_func("/cmdif/queue/chain-shorter-than-inlen", test_queue_chain_shorter_than_inlen);
     g_test_add_func("/cmdif/queue/chain-ends-early", test_queue_chain_ends_early);
+    g_test_add_func("/cmdif/queue/chain-loops-on-itself", test_queue_chain_loops_on_itself);
+    g_test_add_func("/cmdif/queue/out-chain-loops-on-itself", test_queue_out_chain_loops_on_itself);
     g_test_add_func("/cmdif/queue/in-ptr-unaligned", test_queue_in_ptr_unaligned);
     g_test_add_func("/cmdif/queue/in-ptr-outside-ram", test_queue_in_ptr_outside_ram);
     g_test_add_func("/cmdif/queue/bad-type", test_queue_bad_type);

@@ -258,6 +258,29 @@ static void test_moderation_cq_gone(void)
     g_assert_true(h_dp(e->h)->timer_deadline == UINT64_MAX);
 }
 
+/* Re-arming a CQ whose event is held, again and again, keeps one held
+ * event for it (issue 13: the list used to grow on every re-arm), and many
+ * CQs held at once are each found again by their CQEs. */
+static void test_moderation_rearm_keeps_one(void)
+{
+    g_autoptr(SqEnv) e = env_new();
+
+    set_moderation(e, 8, 0);
+    for (int i = 0; i < 50; i++) {
+        while (h_cq_next(e->h, &e->cq)) {
+        }
+        h_cq_arm(e->h, &e->cq);
+        nop(e, &e->sq, 1, CQ_UPDATE);
+    }
+    g_assert_cmpuint(h_dp(e->h)->cq_moderated->len, ==, 1);
+    g_assert_cmpuint(g_hash_table_size(h_dp(e->h)->cq_held_at), ==, 1);
+    e->h->clock_ns += 8000;
+    mlx5_dev_timer(e->h->dev);
+    g_assert_cmpuint(h_dp(e->h)->cq_moderated->len, ==, 0);
+    g_assert_cmpuint(g_hash_table_size(h_dp(e->h)->cq_held_at), ==, 0);
+    g_assert_nonnull(h_eq_next(e->h, &e->h->comp_eq));
+}
+
 static void test_msix_needs_armed_eq(void)
 {
     g_autoptr(SqEnv) e = env_new();
@@ -748,6 +771,28 @@ static void test_lso_counts_wire_segments(void)
     }
 }
 
+/* An LSO WQE with an MSS below MLX5_LSO_MIN_MSS (one of 1 would make a
+ * 64 KiB WQE 65,536 frames) fails with a local length error, nothing
+ * sent; 64 goes. */
+static void test_lso_mss_floor(void)
+{
+    g_autoptr(SqEnv) e = env_new();
+
+    h_port_up(e->h);
+    send_lso(e, 5, 4096, 1);
+    g_assert_cmphex(expect_cqe(e, MLX5_CQE_REQ_ERR, 0, e->sq.num)[CQE_ERR_SYNDROME], ==,
+                    MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+    g_assert_cmpuint(e->h->frames->len, ==, 0);
+    g_assert_cmpuint(h_nerrors(e->h), ==, 1);
+    g_clear_pointer(&e, env_free);
+
+    e = env_new();
+    h_port_up(e->h);
+    send_lso(e, 5, 4096, MLX5_LSO_MIN_MSS);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_tx), ==, 4096 / 64);
+}
+
 /* A TCP checksum 0xffff out of the platform's offload engine becomes the
  * 0x0000 a NIC computes; UDP's 0xffff stays; truncated frames are left. */
 static void test_tx_finish_segment_checksum_zero(void)
@@ -1127,6 +1172,8 @@ int main(int argc, char **argv)
     g_test_add_func("/datapath/send-offload-flags", test_send_offload_flags);
     g_test_add_func("/datapath/send-vlan-insert", test_send_vlan_insert);
     g_test_add_func("/datapath/lso-counts-wire-segments", test_lso_counts_wire_segments);
+    g_test_add_func("/datapath/lso-mss-floor", test_lso_mss_floor);
+    g_test_add_func("/datapath/moderation-rearm-keeps-one", test_moderation_rearm_keeps_one);
     g_test_add_func("/datapath/tx-finish-segment-checksum-zero",
                     test_tx_finish_segment_checksum_zero);
     g_test_add_func("/datapath/lso-mss-zero", test_lso_mss_zero);

@@ -605,7 +605,7 @@ static void test_bound_entries(void)
         h_ok_free(e->h, h_fte_ports_cmd(0, e->ft, fg, 8 + i, i, 0, e->tir, i));
     }
     h_ok_free(e->h, h_fte_ports_cmd(0, ft2, fg2, 0, 4, 0, e->tir, 4));
-    h_fail(e->h, full, MLX5_CMD_STAT_NO_RES, MLX5_SYND_NO_RESOURCE);
+    h_fail(e->h, full, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_OBJECT_LIMIT);
     h_ok_free(e->h, h_fte_ports_cmd(1, e->ft, fg, 8, 0, 0, e->tir, 9));      /* modify: no more */
     h_ok_free(e->h, delete_cmd(e->ft, 9));
     h_ok_free(e->h, h_fte_ports_cmd(0, ft2, fg2, 1, 5, 0, e->tir, 5));
@@ -623,11 +623,12 @@ static void test_bound_tables(void)
     uint32_t last = 0;
 
     PRM_SET(flow_table_prop_layout, log_max_ft_num, NIC_RX_CAPS(e->h), 3);
+    mlx5_fw_limits_update(e->h->fw);            /* as SET_HCA_CAP would */
     for (unsigned i = 1; i < 8; i++) {                          /* e->ft is one */
         last = h_create_flow_table(e->h, 22, 2);
         h_create_flow_group(e->h, last, 0, (1u << 22) - 1);
     }
-    h_fail(e->h, full, MLX5_CMD_STAT_NO_RES, MLX5_SYND_NO_RESOURCE);
+    h_fail(e->h, full, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_OBJECT_LIMIT);
     h_ok_free(e->h, ft_destroy_cmd(last));
     h_create_flow_table(e->h, 22, 2);
 }
@@ -643,7 +644,7 @@ static void test_bound_groups(void)
         g_autoptr(HCmd) c = fg_cmd(ft, i, i);
         h_ok(e->h, c);
     }
-    h_fail(e->h, full, MLX5_CMD_STAT_NO_RES, MLX5_SYND_NO_RESOURCE);
+    h_fail(e->h, full, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_OBJECT_LIMIT);
     h_ok_free(e->h, ft_destroy_cmd(ft));
     g_assert_cmpuint(mlx5_table_count(&e->h->fw->flow_group), ==, 1);
 }

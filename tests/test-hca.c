@@ -464,6 +464,76 @@ static void test_set_hca_cap_cannot_raise_limits(void)
     }
 }
 
+/* Fields wider than 16 bits are limits too where mlx5_ifc.h says so: a
+ * multicast group's QPs cannot grow past MAX (mcg.c bounds ATTACH_TO_MCG
+ * by it); they may shrink. */
+static void test_set_hca_cap_wide_limit(void)
+{
+    static const uint64_t raised[] = { 241, 0x10000, 0x1ffffff };
+    g_autoptr(Harness) h = h_new();
+    g_autoptr(HCmd) lower = NULL;
+
+    h_enable(h);
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_mcg), ==, 240);
+    for (size_t i = 0; i < G_N_ELEMENTS(raised); i++) {
+        g_autoptr(HCmd) c = h_set_general_cap(h, "max_qp_mcg", raised[i]);
+        h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
+        g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_mcg), ==, 240);
+    }
+    lower = h_set_general_cap(h, "max_qp_mcg", 8);
+    h_ok(h, lower);
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_qp_mcg), ==, 8);
+}
+
+/* The other wide fields are masks (no bit MAX lacks) or the device's own
+ * values (only as MAX has them). */
+static void test_set_hca_cap_masks_and_device_values(void)
+{
+    static const struct { const char *field; uint64_t v; } refused[] = {
+        { "general_obj_types", 1ull << 1 }, { "uctx_cap", 1 },
+        { "vhca_tunnel_commands", 1ull << 63 }, { "match_definer_format_supported", 1 },
+        { "device_frequency_khz", 1000000 }, { "create_qp_start_hint", 0x1000 },
+        { "num_of_uars_per_page", 2 }, { "num_of_uars_per_page", 0 },
+    };
+    g_autoptr(Harness) h = h_new();
+
+    h_enable(h);
+    for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
+        g_autoptr(HCmd) c = h_set_general_cap(h, refused[i].field, refused[i].v);
+        g_test_message("SET_HCA_CAP %s = 0x%" PRIx64, refused[i].field, refused[i].v);
+        h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
+    }
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, num_of_uars_per_page),
+                     ==, 1);
+}
+
+/* The RoCE page is checked like the general one: its table size cannot
+ * grow, and the RoCE versions are a mask (bit 1 is not one we have, though
+ * 0x2 < 0x5). */
+static void test_set_hca_cap_roce_within_max(void)
+{
+    g_autoptr(Harness) h = h_new();
+    g_autoptr(HCmd) same = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_ROCE << 1);
+    g_autoptr(HCmd) size = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_ROCE << 1);
+    g_autoptr(HCmd) version = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_ROCE << 1);
+
+    h_enable(h);
+    memcpy(IN_PTR(same, set_hca_cap_in, capability), h->fw->caps_cur[MLX5_CAP_ROCE],
+           MLX5_CAP_BYTES);
+    memcpy(IN_PTR(size, set_hca_cap_in, capability), h->fw->caps_cur[MLX5_CAP_ROCE],
+           MLX5_CAP_BYTES);
+    memcpy(IN_PTR(version, set_hca_cap_in, capability), h->fw->caps_cur[MLX5_CAP_ROCE],
+           MLX5_CAP_BYTES);
+    PRM_SET(roce_cap, roce_address_table_size, IN_PTR(size, set_hca_cap_in, capability), 0xffff);
+    PRM_SET(roce_cap, roce_version, IN_PTR(version, set_hca_cap_in, capability), 0x2);
+    h_ok(h, same);
+    h_fail(h, size, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
+    h_fail(h, version, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_ROCE, roce_cap, roce_address_table_size), ==,
+                     MLX5_GID_TABLE_SIZE);
+    g_assert_cmphex(MLX5_CAP_GET(h->fw, MLX5_CAP_ROCE, roce_cap, roce_version), ==, 0x5);
+}
+
 static void test_query_adapter(void)
 {
     g_autoptr(Harness) h = h_new();
@@ -709,6 +779,10 @@ int main(int argc, char **argv)
     g_test_add_func("/hca/atomic-caps", test_atomic_caps);
     g_test_add_func("/hca/set-hca-cap-unsupported-feature", test_set_hca_cap_unsupported_feature);
     h_add_isolated("/hca/set-hca-cap-cannot-raise-limits", test_set_hca_cap_cannot_raise_limits, 30);
+    g_test_add_func("/hca/set-hca-cap-wide-limit", test_set_hca_cap_wide_limit);
+    g_test_add_func("/hca/set-hca-cap-masks-and-device-values",
+                    test_set_hca_cap_masks_and_device_values);
+    g_test_add_func("/hca/set-hca-cap-roce-within-max", test_set_hca_cap_roce_within_max);
     g_test_add_func("/hca/query-adapter", test_query_adapter);
     g_test_add_func("/hca/set-driver-version-any-string", test_set_driver_version_any_string);
     g_test_add_func("/hca/lifecycle-runs-every-command", test_lifecycle_runs_every_command);

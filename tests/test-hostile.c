@@ -238,6 +238,145 @@ static void test_frame_looped_back_while_sending(void)
     g_assert_nonnull(h_cq_next(h, &e->rcq));
 }
 
+/* --- bounded work (hw-rdma/sched.c) -------------------------------------- */
+
+/* Frame i, delivered as the platform does; how many frames the device
+ * sent meanwhile. */
+static unsigned deliver(RcEnv *e, unsigned i)
+{
+    GBytes *f = g_ptr_array_index(e->h->frames, i);
+    unsigned before = e->h->frames->len;
+
+    g_assert_true(mlx5_dev_receive(e->h->dev, g_bytes_get_data(f, NULL), g_bytes_get_size(f)));
+    return e->h->frames->len - before;
+}
+
+/* One call of the platform timer; how many frames it sent. */
+static unsigned timer_once(RcEnv *e)
+{
+    unsigned before = e->h->frames->len;
+
+    g_assert_cmpuint(e->h->timer_ns, <=, e->h->clock_ns);
+    e->h->timer_ns = UINT64_MAX;
+    mlx5_dev_timer(e->h->dev);
+    return e->h->frames->len - before;
+}
+
+/*
+ * One doorbell for a 300-packet WRITE: the doorbell sends a slice's worth,
+ * each timer call another, and the message goes whole in the end.
+ * Before: every packet the window allowed went out inside the doorbell.
+ */
+static void test_doorbell_work_sliced(void)
+{
+    g_autoptr(RcEnv) e = env_new(1000);
+    Harness *h = e->h;
+    unsigned calls = 0;
+
+    fill(e, 300 * MTU);
+    h_data_seg(h_sq_wqe(h, &e->a, MLX5_OPCODE_RDMA_WRITE, 3, MLX5_WQE_CTRL_CQ_UPDATE) +
+               2 * MLX5_DS_BYTES, 300 * MTU, e->key, A_BUF);
+    prm_put_be64(h_gpa(h, e->a.gpa + MLX5_DS_BYTES + WQE_RADDR_VA), B_BUF);
+    prm_put_be32(h_gpa(h, e->a.gpa + MLX5_DS_BYTES + WQE_RADDR_RKEY), e->key);
+    h_sq_doorbell(h, &e->a);
+    g_assert_cmpuint(h->frames->len, >, 0);
+    g_assert_cmpuint(h->frames->len, <=, MLX5_SLICE_UNITS);
+    while (h->frames->len < 300) {
+        g_assert_cmpuint(timer_once(e), <=, MLX5_SLICE_UNITS);
+        g_assert_cmpuint(++calls, <, 10);
+    }
+    wire(e, false);
+    wire(e, false);
+    g_assert_cmpmem(h_gpa(h, B_BUF), 300 * MTU, h_gpa(h, A_BUF), 300 * MTU);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
+}
+
+/*
+ * A peer's READ of 300 KiB (300 responses) and a WRITE right behind it:
+ * the responses go out a slice per call, the WRITE waits for them (its
+ * ACK may not overtake them) and is executed after.  A duplicate of the
+ * READ replays the responses, paced the same.  Before: one 60-byte packet
+ * made the device build every response at once, and each duplicate again.
+ */
+static void test_read_responses_paced(void)
+{
+    g_autoptr(RcEnv) e = env_new(2000);
+    Harness *h = e->h;
+    uint32_t len = 300 * MTU;
+    unsigned read_req, write_req, sent, calls = 0;
+    RcFrame f;
+
+    post_send(e, MLX5_OPCODE_RDMA_READ, len, B_BUF);           /* PSN 2000..2299 */
+    fill(e, 64);
+    post_send(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF + len);      /* PSN 2300 */
+    read_req = 0;
+    write_req = 1;
+    g_assert_cmpuint(h->frames->len, ==, 2);
+    h_trace_watch(h, "mlx5_rc_resp_hold");
+    sent = deliver(e, read_req);
+    g_assert_cmpuint(sent, ==, MLX5_SLICE_UNITS);
+    g_assert_cmpuint(deliver(e, write_req), ==, 0);             /* held */
+    g_assert_cmpuint(h_traced(h, "held behind READ responses"), ==, 1);
+    while (sent < 300 + 1) {
+        unsigned n = timer_once(e);
+
+        g_assert_cmpuint(n, <=, MLX5_SLICE_UNITS);
+        sent += n;
+        g_assert_cmpuint(++calls, <, 20);
+    }
+    frame_take(e, h->frames->len - 2, &f);                      /* the last response, */
+    g_assert_cmphex(f.pkt.opcode & 0x1f, ==, MLX5_ROCE_RDMA_READ_RESPONSE_LAST);
+    frame_take(e, h->frames->len - 1, &f);                      /* then the WRITE's ACK */
+    g_assert_cmphex(f.pkt.opcode & 0x1f, ==, MLX5_ROCE_ACKNOWLEDGE);
+    g_assert_cmpuint(f.pkt.psn, ==, 2300);
+    g_assert_cmpmem(h_gpa(h, B_BUF + len), 64, h_gpa(h, A_BUF), 64);
+
+    sent = deliver(e, read_req);                                /* a duplicate READ */
+    g_assert_cmpuint(sent, ==, MLX5_SLICE_UNITS);
+    g_assert_cmpuint(h_run_due(h), ==, 300 / MLX5_SLICE_UNITS);
+}
+
+/*
+ * MODIFY_QP to ERR of a QP with 300 receives posted: the command flushes a
+ * slice's worth, the timer the rest, oldest first.  Before: every CQE was
+ * written inside the command (up to 2^15 per queue).
+ */
+static void test_err_flush_sliced(void)
+{
+    g_autoptr(RcEnv) e = env_new(3000);
+    Harness *h = e->h;
+    HRing cq = h_create_cq(h, h->comp_eq.num, 9);
+    HRing q = h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, cq.num, h->uar, 4, 9);
+    uint64_t rq = q.gpa - ((uint64_t)H_QP_RQ_STRIDE << 9);
+    unsigned n = 0;
+    const uint8_t *cqe;
+
+    for (unsigned i = 0; i < 300; i++) {
+        uint64_t wqe = rq + (uint64_t)i * H_QP_RQ_STRIDE;
+
+        h_data_seg(h_gpa(h, wqe), 64, e->key, B_BUF);
+        h_put32(h, wqe + MLX5_DS_BYTES + WQE_DATA_LKEY, MLX5_INVALID_LKEY);
+    }
+    h_put32(h, q.dbr, 300);
+    connect_qp(e, q.num, e->b.num, 3000);
+    mlx5_slice_open(h_dp(h));                   /* as inside mlx5_dev_run_commands */
+    g_assert_cmphex(h_modify_qp(h, OP_2ERR_QP, q.num), ==, MLX5_CMD_STAT_OK);
+    mlx5_slice_close(h_dp(h));
+    while ((cqe = h_cq_next(h, &cq))) {
+        g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+        g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, n);
+        n++;
+    }
+    g_assert_cmpuint(n, >, 0);
+    g_assert_cmpuint(n, <=, MLX5_SLICE_UNITS);
+    h_run_due(h);
+    while ((cqe = h_cq_next(h, &cq))) {
+        g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, n);
+        n++;
+    }
+    g_assert_cmpuint(n, ==, 300);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -248,5 +387,8 @@ int main(int argc, char **argv)
     g_test_add_func("/hostile/read-scatter-into-own-bar", test_read_scatter_into_own_bar);
     g_test_add_func("/hostile/frame-looped-back-while-sending",
                     test_frame_looped_back_while_sending);
+    g_test_add_func("/hostile/doorbell-work-sliced", test_doorbell_work_sliced);
+    g_test_add_func("/hostile/read-responses-paced", test_read_responses_paced);
+    g_test_add_func("/hostile/err-flush-sliced", test_err_flush_sliced);
     return g_test_run();
 }

@@ -112,9 +112,7 @@ static void test_rc_errors(void)
  * READ and a SEND between two QPs of one device complete by themselves. */
 static void run_timer_until_idle(RcEnv *e)
 {
-    for (int i = 0; i < 1000 && e->h->timer_ns <= e->h->clock_ns; i++) {
-        mlx5_dev_timer(e->h->dev);
-    }
+    h_run_due(e->h);
 }
 
 static void test_rc_loopback(void)
@@ -209,6 +207,60 @@ static void test_rc_outstanding_bounded(void)
     g_assert_cmpuint(h_nerrors(e->h), >=, 1);
 }
 
+/* Nor more bytes of sends than its SQ holds: WQEs of 4 basic blocks in a
+ * 16-block send queue, posted over and over, leave at most 4 copies (the
+ * QP's data-path state stays within what CREATE_QP charged for it). */
+static void test_rc_outstanding_bytes_bounded(void)
+{
+    g_autoptr(RcEnv) e = env_new(9);
+    Mlx5QpTransport *t = mlx5_qp_transport(mlx5_qp_get(e->h->fw, e->a.num));
+    unsigned ds = 16, copied = 0;
+
+    fill(e, 64);
+    for (int i = 0; i < 10; i++) {
+        uint8_t *w = h_sq_wqe(e->h, &e->a, MLX5_OPCODE_RDMA_WRITE, ds, MLX5_WQE_CTRL_CQ_UPDATE);
+
+        prm_put_be64(w + MLX5_DS_BYTES + WQE_RADDR_VA, B_BUF);
+        prm_put_be32(w + MLX5_DS_BYTES + WQE_RADDR_RKEY, e->key);
+        for (unsigned s = 2; s < ds; s++) {
+            h_data_seg(w + s * MLX5_DS_BYTES, 4, e->key, A_BUF + 4 * s);
+        }
+        h_sq_ring(e->h, &e->a);
+    }
+    for (guint i = 0; i < t->req.wqes->len; i++) {
+        copied += g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
+    }
+    g_assert_cmpuint(t->req.wqes->len, ==, 4);
+    g_assert_cmpuint(copied, <=, (uint64_t)MLX5_WQEBB_BYTES << e->a.log_size);
+    g_assert_cmpuint(h_nerrors(e->h), >=, 1);
+}
+
+/* CREATE_QP charges the device's host-memory budget for the data path's
+ * state of the QP too (its most: transport state, WQE copies); DESTROY_QP
+ * gives it back, and a budget without room for it refuses the QP. */
+static void test_rc_qp_state_charged(void)
+{
+    g_autoptr(RcEnv) e = env_new(9);
+    Mlx5HostMem *m = &e->h->fw->host_mem;
+    HRing sq;
+    g_autoptr(HCmd) c = h_create_qp_cmd(e->h, &sq, MLX5_QP_ST_RC, e->h->pd, e->scq.num,
+                                        e->rcq.num, e->h->uar, 4, 4);
+    uint64_t before = m->used, fw_part;
+    Mlx5Qp *qp;
+
+    h_ok(e->h, c);
+    qp = mlx5_qp_get(e->h->fw, OUT_GET(c, create_qp_out, qpn));
+    g_assert_cmpuint(qp->dp_bytes, ==, mlx5_transport_qp_bytes(h_dp(e->h), qp));
+    g_assert_cmpuint(qp->dp_bytes, >=, sizeof(Mlx5QpTransport) +
+                     ((uint64_t)MLX5_WQEBB_BYTES << 4));                /* the copies */
+    fw_part = sizeof(Mlx5Qp) + MLX5_TABLE_ENTRY_BYTES + mlx5_ring_bytes(&qp->sq.ring) +
+              mlx5_ring_bytes(&qp->rq.ring);
+    g_assert_cmpuint(m->used - before, ==, fw_part + qp->dp_bytes);
+    h_destroy(e->h, OP_DESTROY_QP, qp->num);
+    g_assert_cmpuint(m->used, ==, before);
+    m->limit = m->used + fw_part;          /* the firmware's part fits, the data path's not */
+    h_fail(e->h, c, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_HOST_MEMORY);
+}
 
 /* RDMA READ of 3000 bytes at MTU 1024: one request, three responses
  * (FIRST, MIDDLE, LAST) scattered into the requester's buffer; the
@@ -490,7 +542,8 @@ static void test_rc_gone_while_busy(void)
     e = env_new(70);
     arm_everything(e);
     e->h->fw->cfg.roce_loopback = true;
-    post_send(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF);     /* a frame to ourselves, queued */
+    h_data_seg(h_sq_wqe(e->h, &e->a, MLX5_OPCODE_SEND, 2, 0) + MLX5_DS_BYTES, 8, e->key, A_BUF);
+    h_sq_doorbell(e->h, &e->a);                         /* a frame to ourselves, queued */
     g_assert_cmpuint(g_queue_get_length(h_dp(e->h)->roce_loopback), >, 0);
     g_assert_cmpuint(mlx5_dev_reset(e->h->dev, "flr"), >, 0);
     g_assert_cmpuint(h_dp(e->h)->rc_timed->len + h_dp(e->h)->rq_err_watched->len +
@@ -1428,6 +1481,8 @@ int main(int argc, char **argv)
     g_test_add_func("/rc/loopback", test_rc_loopback);
     g_test_add_func("/rc/bad-frames", test_rc_bad_frames);
     g_test_add_func("/rc/outstanding-bounded", test_rc_outstanding_bounded);
+    g_test_add_func("/rc/outstanding-bytes-bounded", test_rc_outstanding_bytes_bounded);
+    g_test_add_func("/rc/qp-state-charged", test_rc_qp_state_charged);
     g_test_add_func("/rc/read", test_rc_read);
     g_test_add_func("/rc/atomics", test_rc_atomics);
     g_test_add_func("/rc/rd-atomic-replay", test_rc_rd_atomic_replay);

@@ -109,7 +109,7 @@ static void test_q_counter_limit(void)
         uint32_t id = h_alloc_simple(h, OP_ALLOC_Q_COUNTER);
         first = first ? first : id;
     }
-    h_fail(h, over, MLX5_CMD_STAT_NO_RES, MLX5_SYND_NO_RESOURCE);
+    h_fail(h, over, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_OBJECT_LIMIT);
     h_destroy(h, OP_DEALLOC_Q_COUNTER, first);
     h_alloc_simple(h, OP_ALLOC_Q_COUNTER);
 }
@@ -132,8 +132,9 @@ static void test_query_q_counter(void)
     h_fail(h, stale, MLX5_CMD_STAT_BAD_RES, MLX5_SYND_BAD_ID);
 }
 
-/* Capabilities bound the tables: log_max_pd = 16 PDs, not the 2^24 ids
- * the table could hand out (each one costs host memory). */
+/* Capabilities bound the tables: 2^log_max_pd PDs, not the 2^24 ids the
+ * table could hand out (each one costs host memory); one more is "limits
+ * exceeded". */
 static void test_pd_count_limited_by_log_max_pd(void)
 {
     g_autoptr(Harness) h = h_new();
@@ -146,7 +147,7 @@ static void test_pd_count_limited_by_log_max_pd(void)
         g_autoptr(HCmd) c = hcmd_new(OP_ALLOC_PD, 0);
         g_assert_cmphex(mlx5_fw_exec(h->fw, c->in, c->inlen, c->out, c->outlen), ==, 0);
     }
-    h_fail(h, over, MLX5_CMD_STAT_NO_RES, MLX5_SYND_NO_RESOURCE);
+    h_fail(h, over, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_OBJECT_LIMIT);
 }
 
 /* --- memory keys ------------------------------------------------------ */
@@ -390,7 +391,7 @@ static void test_eq_table_full(void)
         h_create_eq(h, 0, 0, 0);
     }
     over = h_create_eq_cmd(h, &r, 0, 0, 0);
-    h_fail(h, over, MLX5_CMD_STAT_NO_RES, MLX5_SYND_NO_RESOURCE);
+    h_fail(h, over, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_OBJECT_LIMIT);
 }
 
 /* --- completion queues ------------------------------------------------ */
