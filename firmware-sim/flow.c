@@ -1,40 +1,32 @@
 /*
- * NIC receive flow steering objects (PRM "Flow Table"): flow tables,
+ * NIC receive flow steering commands (PRM "Flow Table"): flow tables,
  * flow groups and flow table entries, the root table, and miss chaining.
  *
  * The driver builds a chain of tables (Linux fs_core.c / en_fs.c:
  * TC miss -> VLAN -> L2 -> TTC -> TIR) and connects them with miss tables
  * (MODIFY_FLOW_TABLE table_miss_id) and the root (SET_FLOW_TABLE_ROOT).
  * Only the NIC_RX table type is advertised (flow_table_nic_cap).  A table
- * owns its entries; groups live in one device-wide table and are checked
- * to belong to the table they are used with.
+ * owns its entries and keeps its groups in index order; groups live in one
+ * device-wide table (their numbers) and are checked to belong to the
+ * table they are used with.  How groups and entries are kept so that no
+ * command or lookup costs more with a larger table: flow.h.
+ *
+ * What a guest may make the device hold is bounded device-wide: tables
+ * by log_max_ft_num (the flow table's object limit, hca.c fw_limits),
+ * entries by log_max_flow (both advertised, flow_table_prop_layout) and
+ * groups by MLX5_FLOW_GROUP_BUDGET, each past its bound "limits exceeded"
+ * (LIM_ERR / OBJECT_LIMIT) like every object limit; and tables, groups
+ * and entries, with what they hold, are charged to the host-memory budget
+ * (flow.h, docs/architecture.md "Host memory").
  */
 #include <string.h>
 
 #include "cmd.h"
 
-
-static void fte_free(gpointer p)
-{
-    Mlx5Fte *e = p;
-    g_free(e->dest);
-    g_free(e);
-}
-
-/* An entry holds itself and its destination list, charged to the
- * device's budget in the table's entry table. */
-static uint64_t fte_bytes(const void *e)
-{
-    return sizeof(Mlx5Fte) + (uint64_t)((const Mlx5Fte *)e)->ndest * sizeof(Mlx5FlowDest);
-}
-static const Mlx5TableCost fte_cost = { 0, fte_bytes, NULL };
-
-void mlx5_flow_table_destroy(gpointer p)
-{
-    Mlx5FlowTable *ft = p;
-    mlx5_table_fini(&ft->ftes);
-    g_free(ft);
-}
+/* What the NIC RX flow table properties advertise (caps.c). */
+#define NIC_RX_CAP(fw, field) PRM_GET(flow_table_prop_layout, field, \
+    PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive, \
+            (fw)->caps_cur[MLX5_CAP_FLOW_TABLE]))
 
 /* Every steering command starts alike (mlx5_ifc.h): other_vport,
  * table_type and table_id where DESTROY_FLOW_TABLE has them. */
@@ -75,12 +67,67 @@ static Mlx5FlowTable *ft_cmd_table(Mlx5Fw *fw, Mlx5Cmd *c, unsigned *st)
     return ft;
 }
 
+/* The count a capability field gives as log base 2. */
+#define NIC_RX_CAP_COUNT(fw, field) (1ull << MIN(NIC_RX_CAP(fw, field), 32u))
+
+/* A device-wide bound (see above): with `count` objects of kind `what`
+ * already there, may one more be made?  If not, the command fails
+ * LIM_ERR / OBJECT_LIMIT (*st), as at an object kind's limit (cmd.h
+ * mlx5_cmd_table_fail). */
+static bool ft_budget_ok(Mlx5Cmd *c, const char *what, uint64_t count, uint64_t max,
+                         unsigned *st)
+{
+    if (count < max) {
+        return true;
+    }
+    mlx5emu_trace_flow_budget_err(what, count, max);
+    *st = CMD_FAIL(c, LIM_ERR, OBJECT_LIMIT);
+    return false;
+}
+
+/* Forwarding goes to a higher level (PRM "Flow Table": a table may point,
+ * by a flow-table destination or as its miss table, only to a table of a
+ * higher level of the same table type; all tables here are NIC RX).
+ * mlx5_core keeps to it: fs_core.c dest_is_valid refuses a destination
+ * table whose level is not above the rule's table, and the miss tables it
+ * sets (__mlx5_create_flow_table's next_ft, connect_prev_fts) and the
+ * rules it re-points (connect_fwd_rules) name the first table of a later
+ * priority or a table of the same priority at a higher level, and
+ * set_prio_attrs gives later priorities higher levels.  It may lift the
+ * rule per entry with set_fte_in
+ * ignore_flow_level only when the ignore_flow_level capability is
+ * advertised, and it is not here: the rule always holds, which is what
+ * keeps a frame's walk from ever coming back to a table. */
+static unsigned ft_level_check(Mlx5Cmd *c, uint32_t from, uint8_t level,
+                               const Mlx5FlowTable *to)
+{
+    if (to->level > level) {
+        return MLX5_CMD_STAT_OK;
+    }
+    mlx5emu_trace_flow_level_err(from, level, to->id, to->level);
+    return CMD_FAIL(c, BAD_PARAM, FLOW_LEVEL);
+}
+
+/* table_miss_action 1: the miss table `miss` exists and is above `level`
+ * (the table `from`, 0 while it is being created). */
+static unsigned ft_miss_check(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t from, uint8_t level,
+                              uint8_t action, uint32_t miss)
+{
+    const Mlx5FlowTable *to = mlx5_table_get(&fw->flow_table, miss);
+
+    if (action != MLX5_FLOW_TABLE_MISS_FWD) {
+        return MLX5_CMD_STAT_OK;
+    }
+    return to ? ft_level_check(c, from, level, to) : CMD_FAIL(c, BAD_PARAM, BAD_FLOW_TABLE);
+}
+
 unsigned cmd_create_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *ctx = PRM_PTR(create_flow_table_in, flow_table_context, c->in);
-    const uint8_t *rx = PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive,
-                                fw->caps_cur[MLX5_CAP_FLOW_TABLE]);
     uint32_t log_size = PRM_GET(flow_table_context, log_size, ctx);
+    uint8_t level = PRM_GET(flow_table_context, level, ctx);
+    uint8_t miss_action = PRM_GET(flow_table_context, table_miss_action, ctx);
+    uint32_t miss_id = PRM_GET(flow_table_context, table_miss_id, ctx);
     Mlx5FlowTable *ft;
     unsigned st;
 
@@ -93,17 +140,16 @@ unsigned cmd_create_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
     /* The level orders tables for forwarding; the driver computes absolute
      * levels that may exceed max_ft_level (fs_core.c set_prio_attrs), so it
      * is not bounded here. */
-    if (log_size > PRM_GET(flow_table_prop_layout, log_max_ft_size, rx)) {
+    if (log_size > NIC_RX_CAP(fw, log_max_ft_size)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
     }
-    ft = g_new0(Mlx5FlowTable, 1);
-    ft->type = MLX5_FLOW_TABLE_TYPE_NIC_RX;
-    ft->level = PRM_GET(flow_table_context, level, ctx);
-    ft->log_size = log_size;
-    ft->miss_action = PRM_GET(flow_table_context, table_miss_action, ctx);
-    ft->miss_id = PRM_GET(flow_table_context, table_miss_id, ctx);
-    mlx5_table_init(&ft->ftes, "fte", 0, (1u << log_size) - 1, fte_free);
-    mlx5_table_account(&ft->ftes, &fw->host_mem, &fte_cost);
+    st = ft_miss_check(fw, c, 0, level, miss_action, miss_id);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
+    }
+    ft = mlx5_flow_table_new(level, (uint8_t)log_size, &fw->host_mem);
+    ft->miss_action = miss_action;
+    ft->miss_id = miss_id;
     st = mlx5_cmd_add(c, &fw->flow_table, ft, &ft->id);
     if (st != MLX5_CMD_STAT_OK) {
         return st;
@@ -114,14 +160,14 @@ unsigned cmd_create_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
     return MLX5_CMD_STAT_OK;
 }
 
-static bool fg_of_table(const void *g, void *table_id)
+/* Free the groups of `ft` (which holds no entry any more). */
+static void ft_drop_groups(Mlx5Fw *fw, Mlx5FlowTable *ft)
 {
-    return ((const Mlx5FlowGroup *)g)->table_id == GPOINTER_TO_UINT(table_id);
-}
-
-static void ft_drop_groups(Mlx5Fw *fw, uint32_t table_id)
-{
-    mlx5_table_remove_if(&fw->flow_group, fg_of_table, GUINT_TO_POINTER(table_id));
+    for (guint i = 0; i < ft->groups->len; i++) {
+        const Mlx5FlowGroup *g = g_ptr_array_index(ft->groups, i);
+        mlx5_table_remove(&fw->flow_group, g->id);
+    }
+    g_ptr_array_set_size(ft->groups, 0);
 }
 
 unsigned cmd_destroy_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
@@ -138,7 +184,10 @@ unsigned cmd_destroy_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
         fw->flow_root_set[ft->type] = false;
         fw->flow_root[ft->type] = 0;
     }
-    ft_drop_groups(fw, ft->id);
+    /* Its entries, then its groups: as many steps as there are of them,
+     * whatever the table's size. */
+    mlx5_table_clear(&ft->ftes);
+    ft_drop_groups(fw, ft);
     return mlx5_cmd_remove(c, &fw->flow_table, ft->id, MLX5_SYND_BAD_FLOW_TABLE);
 }
 
@@ -152,8 +201,9 @@ unsigned cmd_modify_flow_table(Mlx5Fw *fw, Mlx5Cmd *c)
     if (ft && (sel & 0x1)) {                    /* MLX5_MODIFY_FLOW_TABLE_MISS_TABLE_ID */
         uint8_t action = PRM_GET(flow_table_context, table_miss_action, ctx);
         uint32_t miss = PRM_GET(flow_table_context, table_miss_id, ctx);
-        if (action == 1 && !mlx5_table_get(&fw->flow_table, miss)) {
-            return CMD_FAIL(c, BAD_PARAM, BAD_FLOW_TABLE);
+        st = ft_miss_check(fw, c, ft->id, ft->level, action, miss);
+        if (st != MLX5_CMD_STAT_OK) {
+            return st;
         }
         ft->miss_action = action;
         ft->miss_id = miss;
@@ -189,21 +239,6 @@ unsigned cmd_set_flow_table_root(Mlx5Fw *fw, Mlx5Cmd *c)
     return MLX5_CMD_STAT_OK;
 }
 
-static bool fg_overlaps(Mlx5Fw *fw, uint32_t table_id, uint32_t start, uint32_t end)
-{
-    GHashTableIter it;
-    gpointer k, v;
-
-    g_hash_table_iter_init(&it, fw->flow_group.objs);
-    while (g_hash_table_iter_next(&it, &k, &v)) {
-        Mlx5FlowGroup *g = v;
-        if (g->table_id == table_id && start <= g->end && g->start <= end) {
-            return true;
-        }
-    }
-    return false;
-}
-
 unsigned cmd_create_flow_group(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t start = PRM_GET(create_flow_group_in, start_flow_index, c->in);
@@ -211,6 +246,7 @@ unsigned cmd_create_flow_group(Mlx5Fw *fw, Mlx5Cmd *c)
     unsigned st;
     Mlx5FlowTable *ft = ft_cmd_table(fw, c, &st);
     Mlx5FlowGroup *g;
+    guint slot;
 
     if (!ft) {
         return st;
@@ -218,21 +254,26 @@ unsigned cmd_create_flow_group(Mlx5Fw *fw, Mlx5Cmd *c)
     if (start > end || end >= (1u << ft->log_size)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_FLOW_INDEX);
     }
-    if (fg_overlaps(fw, ft->id, start, end)) {
+    slot = mlx5_flow_table_group_slot(ft, start);
+    if (!mlx5_flow_table_range_free(ft, slot, start, end)) {
         return CMD_FAIL(c, BAD_PARAM, GROUP_OVERLAP);
     }
-    g = g_new0(Mlx5FlowGroup, 1);
-    g->table_id = ft->id;
-    g->start = start;
-    g->end = end;
-    g->criteria_enable = PRM_GET(create_flow_group_in, match_criteria_enable, c->in);
-    memcpy(g->criteria, PRM_PTR(create_flow_group_in, match_criteria, c->in),
-           MLX5_MATCH_PARAM_BYTES);
-    st = mlx5_cmd_add(c, &fw->flow_group, g, &g->id);
-    if (st == MLX5_CMD_STAT_OK) {
-        PRM_SET(create_flow_group_out, group_id, c->out, g->id);
+    if (!ft_budget_ok(c, "flow groups", mlx5_table_count(&fw->flow_group),
+                      MLX5_FLOW_GROUP_BUDGET, &st)) {
+        return st;
     }
-    return st;
+    g = mlx5_flow_group_new(ft->id, start, end,
+                            PRM_GET(create_flow_group_in, match_criteria_enable, c->in),
+                            PRM_PTR(create_flow_group_in, match_criteria, c->in));
+    st = mlx5_cmd_add(c, &fw->flow_group, g, &g->id);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
+    }
+    g_ptr_array_insert(ft->groups, (gint)slot, g);
+    PRM_SET(create_flow_group_out, group_id, c->out, g->id);
+    mlx5emu_trace_flow_group_create(ft->id, g->id, start, end, g->criteria_enable,
+                                    g->key_len);
+    return MLX5_CMD_STAT_OK;
 }
 
 /* The group `gid` of table `ft`; NULL if there is none (or it is of
@@ -258,35 +299,48 @@ unsigned cmd_destroy_flow_group(Mlx5Fw *fw, Mlx5Cmd *c)
     if (!g) {
         return st;
     }
-    for (uint32_t i = g->start; i <= g->end; i++) {
-        if (mlx5_table_get(&ft->ftes, i)) {
-            return CMD_FAIL(c, BAD_RES_STATE, TABLE_IN_USE);
-        }
+    if (g_hash_table_size(g->by_key) != 0) {    /* it holds entries */
+        return CMD_FAIL(c, BAD_RES_STATE, TABLE_IN_USE);
     }
+    mlx5_flow_table_group_remove(ft, g);
     return mlx5_cmd_remove(c, &fw->flow_group, gid, MLX5_SYND_BAD_FLOW_GROUP);
 }
 
-static bool fte_dest_ok(Mlx5Fw *fw, const Mlx5FlowDest *d)
+/* A destination of an entry of table `ft`: a TIR, or a table above it. */
+static unsigned fte_dest_check(Mlx5Fw *fw, Mlx5Cmd *c, const Mlx5FlowTable *ft,
+                               const Mlx5FlowDest *d)
 {
+    const Mlx5FlowTable *to;
+
     switch (d->type) {
     case MLX5_FLOW_DEST_FLOW_TABLE:
-        return mlx5_table_get(&fw->flow_table, d->id) != NULL;
+        to = mlx5_table_get(&fw->flow_table, d->id);
+        if (to) {
+            return ft_level_check(c, ft->id, ft->level, to);
+        }
+        break;
     case MLX5_FLOW_DEST_TIR:
-        return mlx5_table_get(&fw->tir, d->id) != NULL;
+        if (mlx5_table_get(&fw->tir, d->id)) {
+            return MLX5_CMD_STAT_OK;
+        }
+        break;
     default:
-        return false;
+        break;
     }
+    mlx5emu_trace_flow_dest_err(d->type, d->id);
+    return CMD_FAIL(c, BAD_PARAM, BAD_DEST);
 }
 
-/* Parse the destination list of a flow context at byte `fc` of the input. */
-static unsigned fte_parse_dests(Mlx5Fw *fw, Mlx5Cmd *c, uint64_t fc, Mlx5Fte *e)
+/* Parse the destination list of a flow context at byte `fc` of the input
+ * into entry `e` of table `ft`. */
+static unsigned fte_parse_dests(Mlx5Fw *fw, Mlx5Cmd *c, const Mlx5FlowTable *ft,
+                                uint64_t fc, Mlx5Fte *e)
 {
     const uint8_t *ctx = c->in + fc;
     uint32_t n = PRM_GET(flow_context, destination_list_size, ctx);
     uint64_t off = fc + PRM_BYTE_OFF(flow_context, destination);
-    uint32_t max = 1u << PRM_GET(flow_table_prop_layout, log_max_destination,
-        PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive,
-                fw->caps_cur[MLX5_CAP_FLOW_TABLE]));
+    uint32_t max = 1u << NIC_RX_CAP(fw, log_max_destination);
+    unsigned st;
 
     if (!(e->action & MLX5_FLOW_ACTION_FWD_DEST)) {
         return MLX5_CMD_STAT_OK;
@@ -302,61 +356,93 @@ static unsigned fte_parse_dests(Mlx5Fw *fw, Mlx5Cmd *c, uint64_t fc, Mlx5Fte *e)
         const uint8_t *d = c->in + off + i * PRM_BYTES(dest_format_struct);
         e->dest[i].type = PRM_GET(dest_format_struct, destination_type, d);
         e->dest[i].id = PRM_GET(dest_format_struct, destination_id, d);
-        if (!fte_dest_ok(fw, &e->dest[i])) {
-            mlx5emu_trace_flow_dest_err(e->dest[i].type, e->dest[i].id);
-            return CMD_FAIL(c, BAD_PARAM, BAD_DEST);
+        st = fte_dest_check(fw, c, ft, &e->dest[i]);
+        if (st != MLX5_CMD_STAT_OK) {
+            return st;
         }
     }
     e->ndest = n;
     return MLX5_CMD_STAT_OK;
 }
 
-unsigned cmd_set_fte(Mlx5Fw *fw, Mlx5Cmd *c)
+/* SET_FTE: the group the entry goes in, and the entry it replaces (op_mod
+ * 1 modifies an existing entry, 0 creates one); false with *st if the
+ * command names no valid place. */
+static bool fte_place(Mlx5Fw *fw, Mlx5Cmd *c, const Mlx5FlowTable *ft, Mlx5FlowGroup **g,
+                      Mlx5Fte **old, unsigned *st)
 {
     uint32_t index = PRM_GET(set_fte_in, flow_index, c->in);
+    const uint8_t *ctx = PRM_PTR(set_fte_in, flow_context, c->in);
+
+    c->obj = index;
+    *g = fg_get(fw, ft, PRM_GET(flow_context, group_id, ctx));
+    if (!*g) {
+        *st = CMD_FAIL(c, BAD_PARAM, BAD_FLOW_GROUP);
+    } else if (index < (*g)->start || index > (*g)->end) {
+        *st = CMD_FAIL(c, BAD_PARAM, BAD_FLOW_INDEX);
+    } else if (c->op_mod > 1) {
+        *st = CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
+    } else if ((*old = mlx5_table_get(&ft->ftes, index)) != NULL && c->op_mod == 0) {
+        *st = CMD_FAIL(c, BAD_PARAM, FTE_EXISTS);
+    } else if (!*old && c->op_mod == 1) {
+        *st = CMD_FAIL(c, BAD_PARAM, BAD_FLOW_INDEX);
+    } else {
+        *st = MLX5_CMD_STAT_OK;
+    }
+    return *st == MLX5_CMD_STAT_OK;
+}
+
+/* SET_FTE: entry `e` may take the place of `old` (NULL: a new entry) -
+ * no other entry of its group has its key (flow.h: one probe per group
+ * finds the lowest-index match) and the device holds fewer than
+ * 2^log_max_flow entries. */
+static unsigned fte_admit(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t table, const Mlx5Fte *e,
+                          const Mlx5Fte *old)
+{
+    const Mlx5Fte *same = mlx5_flow_group_find(e->group, &e->key);
+    unsigned st = MLX5_CMD_STAT_OK;
+
+    if (same && same != old) {
+        mlx5emu_trace_flow_duplicate_err(table, e->group->id, e->index, same->index);
+        return CMD_FAIL(c, BAD_PARAM, DUPLICATE_MATCH);
+    }
+    if (!old) {
+        ft_budget_ok(c, "flow table entries", fw->flow_ftes,
+                     NIC_RX_CAP_COUNT(fw, log_max_flow), &st);
+    }
+    return st;
+}
+
+unsigned cmd_set_fte(Mlx5Fw *fw, Mlx5Cmd *c)
+{
     uint64_t fc = PRM_BYTE_OFF(set_fte_in, flow_context);
     const uint8_t *ctx = c->in + fc;
     unsigned st;
     Mlx5FlowTable *ft = ft_cmd_table(fw, c, &st);
     Mlx5FlowGroup *g;
-    Mlx5Fte *e;
+    Mlx5Fte *e, *old = NULL;
 
-    if (!ft) {
+    if (!ft || !fte_place(fw, c, ft, &g, &old, &st)) {
         return st;
     }
-    c->obj = index;
-    g = fg_get(fw, ft, PRM_GET(flow_context, group_id, ctx));
-    if (!g) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_FLOW_GROUP);
-    }
-    if (index < g->start || index > g->end) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_FLOW_INDEX);
-    }
-    /* op_mod 0 creates, 1 modifies an existing entry. */
-    if (c->op_mod > 1) {
-        return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
-    }
-    if ((c->op_mod == 0) == (mlx5_table_get(&ft->ftes, index) != NULL)) {
-        return c->op_mod == 0 ? CMD_FAIL(c, BAD_PARAM, FTE_EXISTS)
-                              : CMD_FAIL(c, BAD_PARAM, BAD_FLOW_INDEX);
-    }
-    e = g_new0(Mlx5Fte, 1);
-    e->index = index;
-    e->group_id = g->id;
+    e = mlx5_fte_new(g, PRM_GET(set_fte_in, flow_index, c->in),
+                     PRM_PTR(flow_context, match_value, ctx));
     e->action = PRM_GET(flow_context, action, ctx);
     e->flow_tag = PRM_GET(flow_context, flow_tag, ctx);
-    memcpy(e->match, PRM_PTR(flow_context, match_value, ctx), MLX5_MATCH_PARAM_BYTES);
-    st = fte_parse_dests(fw, c, fc, e);
+    st = fte_parse_dests(fw, c, ft, fc, e);
+    if (st == MLX5_CMD_STAT_OK) {
+        st = fte_admit(fw, c, ft->id, e, old);
+    }
     if (st != MLX5_CMD_STAT_OK) {
-        fte_free(e);
+        mlx5_fte_free(e);
         return st;
     }
-    st = mlx5_cmd_table_fail(c, mlx5_table_put_at(&ft->ftes, index, e));
-    if (st != MLX5_CMD_STAT_OK) {
-        fte_free(e);
+    st = mlx5_cmd_table_fail(c, mlx5_fte_insert(ft, e, &fw->flow_ftes));
+    if (st != MLX5_CMD_STAT_OK) {               /* `old`, if any, stays */
+        mlx5_fte_free(e);
         return st;
     }
-    mlx5emu_trace_flow_fte_set(ft->id, index, e->action, e->ndest,
+    mlx5emu_trace_flow_fte_set(ft->id, e->index, e->action, e->ndest,
                                e->ndest ? e->dest[0].type : 0,
                                e->ndest ? e->dest[0].id : 0);
     return MLX5_CMD_STAT_OK;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "flow.h"
 #include "objects.h"
 #include "platform.h"
 #include "prm.h"
@@ -123,8 +124,8 @@ enum {
  * few hundred of the largest objects the caps allow (a CQ of 2^22
  * 128-byte CQEs has a 1 MiB page list, an RC QP of 2^15 send slots about
  * 5 MiB), while what the drivers create at probe (EQs, queues per channel,
- * a few hundred flow groups and entries of about 0.6 KiB) stays a small
- * part of it. */
+ * a few hundred flow groups and entries of a few hundred bytes each)
+ * stays a small part of it. */
 #define MLX5_HOST_MEM_PER_QP 2048u
 
 /* Ring geometry shared by EQs, CQs and work queues: entry i lives at
@@ -382,42 +383,7 @@ typedef struct Mlx5Rqt {
     uint32_t *rqn;
 } Mlx5Rqt;
 
-/* Flow table types, destinations and FTE actions (PRM "Flow Table"). */
-enum { MLX5_FLOW_TABLE_TYPE_NIC_RX = 0 };
-enum {
-    MLX5_FLOW_DEST_VPORT = 0x0, MLX5_FLOW_DEST_FLOW_TABLE = 0x1,
-    MLX5_FLOW_DEST_TIR = 0x2, MLX5_FLOW_DEST_COUNTER = 0x100,
-};
-enum {
-    MLX5_FLOW_ACTION_ALLOW = 0x1, MLX5_FLOW_ACTION_DROP = 0x2,
-    MLX5_FLOW_ACTION_FWD_DEST = 0x4, MLX5_FLOW_ACTION_COUNT = 0x8,
-};
-
-#define MLX5_MATCH_PARAM_BYTES 512
-typedef struct Mlx5FlowGroup {
-    uint32_t id, table_id;
-    uint32_t start, end;
-    uint8_t criteria_enable;
-    uint8_t criteria[MLX5_MATCH_PARAM_BYTES];
-} Mlx5FlowGroup;
-
-typedef struct Mlx5FlowDest { uint8_t type; uint32_t id; } Mlx5FlowDest;
-
-typedef struct Mlx5Fte {
-    uint32_t index, group_id;
-    uint16_t action;
-    uint32_t flow_tag;
-    uint32_t ndest;
-    Mlx5FlowDest *dest;
-    uint8_t match[MLX5_MATCH_PARAM_BYTES];
-} Mlx5Fte;
-
-typedef struct Mlx5FlowTable {
-    uint32_t id;
-    uint8_t type, level, log_size, miss_action;
-    uint32_t miss_id;
-    Mlx5Table ftes;             /* index -> Mlx5Fte */
-} Mlx5FlowTable;
+/* Flow tables, groups and entries: flow.h. */
 
 typedef struct Mlx5RoceAddr {
     bool valid;
@@ -520,6 +486,7 @@ typedef struct Mlx5Fw {
     MLX5_OBJ_TABLES(MLX5_TABLE_FIELD_)
     uint32_t flow_root[8];      /* root table id per table_type, 0 = none */
     bool flow_root_set[8];
+    uint32_t flow_ftes;         /* entries in all flow tables (bounded: log_max_flow) */
 
     /* port and vport */
     uint8_t paos_admin;         /* 1 up, 2 down */
@@ -635,7 +602,6 @@ void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Qp *qp, Mlx5QCnt which);
  * answer (qp.c; IBA 10.3.1: RC and XRC to ERR, the others to SQER). */
 void mlx5_qp_send_error(Mlx5Fw *fw, Mlx5Qp *qp);
 void mlx5_rqt_destroy(gpointer rqt);
-void mlx5_flow_table_destroy(gpointer ft);
 /* What the objects of the variable-size kinds cost (objects.h; hca.c
  * charges the tables with them). */
 extern const Mlx5TableCost mlx5_eq_cost, mlx5_cq_cost, mlx5_queue_cost, mlx5_srq_cost,

@@ -52,12 +52,6 @@ static const Mlx5TableCost q_counter_cost = { sizeof(Mlx5QCounter), NULL, NULL }
 static const Mlx5TableCost mkey_cost = { sizeof(Mlx5Mkey), NULL, NULL };
 static const Mlx5TableCost tis_cost = { sizeof(Mlx5Tis), NULL, NULL };
 static const Mlx5TableCost tir_cost = { sizeof(Mlx5Tir), NULL, NULL };
-/* A flow table's entries are charged one by one (flow.c); the table, with
- * its empty entry table. */
-static const Mlx5TableCost flow_table_cost = {
-    sizeof(Mlx5FlowTable) + MLX5_TABLE_ENTRY_BYTES, NULL, NULL
-};
-static const Mlx5TableCost flow_group_cost = { sizeof(Mlx5FlowGroup), NULL, NULL };
 
 static void fw_tables_account(Mlx5Fw *fw)
 {
@@ -68,8 +62,8 @@ static void fw_tables_account(Mlx5Fw *fw)
         { offsetof(Mlx5Fw, eq), &mlx5_eq_cost }, { offsetof(Mlx5Fw, cq), &mlx5_cq_cost },
         { offsetof(Mlx5Fw, wq), &mlx5_queue_cost }, { offsetof(Mlx5Fw, tis), &tis_cost },
         { offsetof(Mlx5Fw, tir), &tir_cost }, { offsetof(Mlx5Fw, rqt), &mlx5_rqt_cost },
-        { offsetof(Mlx5Fw, flow_table), &flow_table_cost },
-        { offsetof(Mlx5Fw, flow_group), &flow_group_cost },
+        { offsetof(Mlx5Fw, flow_table), &mlx5_flow_table_cost },
+        { offsetof(Mlx5Fw, flow_group), &mlx5_flow_group_cost },
         { offsetof(Mlx5Fw, srq), &mlx5_srq_cost },
     };
 
@@ -85,7 +79,8 @@ static void fw_tables_account(Mlx5Fw *fw)
  * handle_hca_cap sets log_max_qp from its profile; mlx5_ib
  * mlx5_ib_query_device reports max_qp, max_cq, max_mr, max_pd, max_srq
  * from these).  Kinds without a row are bounded by their numbers (UAR
- * pages by BAR0) and the budget (flow groups). */
+ * pages by BAR0), flow groups and entries by flow.c (device-wide counts:
+ * MLX5_FLOW_GROUP_BUDGET, 2^log_max_flow), and all by the budget. */
 typedef struct FwLimit {
     size_t table;               /* offsetof(Mlx5Fw, <table>) */
     uint8_t kind;               /* Mlx5TableCost.kind of the objects it bounds */
@@ -153,7 +148,7 @@ static void fw_tables_init(Mlx5Fw *fw)
     mlx5_table_init(&fw->tir, "tir", 1, CAP_LIMIT(fw, log_max_tir), g_free);
     mlx5_table_init(&fw->rqt, "rqt", 1, CAP_LIMIT(fw, log_max_rqt), mlx5_rqt_destroy);
     mlx5_table_init(&fw->flow_table, "flow_table", 1, 0xffffff, mlx5_flow_table_destroy);
-    mlx5_table_init(&fw->flow_group, "flow_group", 1, 0xffffff, g_free);
+    mlx5_table_init(&fw->flow_group, "flow_group", 1, 0xffffff, mlx5_flow_group_destroy);
     /* SRQs, XRC SRQs and RMPs: one 24-bit number space (qpc.srqn_rmpn_xrqn),
      * each kind bounded by its capability. */
     mlx5_table_init(&fw->srq, "srq", 1, 0xffffff, mlx5_srq_destroy);

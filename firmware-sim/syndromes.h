@@ -67,7 +67,9 @@
     X(NOT_MULTICAST,      0x5e0035, "GID is not a multicast address") \
     X(NOT_ATTACHED,       0x5e0036, "QP is not attached to that multicast group") \
     X(OBJECT_LIMIT,       0x5e0037, "as many objects of the kind as the capability allows") \
-    X(HOST_MEMORY,        0x5e0038, "the device's host-memory budget is spent")
+    X(HOST_MEMORY,        0x5e0038, "the device's host-memory budget is spent") \
+    X(FLOW_LEVEL,         0x5e0039, "a flow table forwards only to a table of a higher level") \
+    X(DUPLICATE_MATCH,    0x5e003a, "an entry of the flow group already has this match value")
 
 #define MLX5_SYND_ENUM_(n, v, d) MLX5_SYND_##n = (v),
 enum { MLX5_SYNDROME_LIST(MLX5_SYND_ENUM_) };

@@ -117,81 +117,67 @@ void mlx5_steer_parse(const uint8_t *f, size_t len,
     }
 }
 
-/* match_criteria_enable bit i covers the i-th 64-byte section of the
- * match parameters (outer, misc, inner, misc2, misc3, misc4, misc5). */
-static bool fte_matches(const Mlx5FlowGroup *g, const Mlx5Fte *e, const uint8_t *param)
+/* What the entry `e` a frame matched does with it: true when the walk
+ * ends there (*r), false when it goes on to table *next. */
+static bool steer_entry(const Mlx5Fte *e, uint32_t *tirn, uint32_t *flow_tag,
+                        Mlx5SteerResult *r, uint32_t *next)
 {
-    for (unsigned sec = 0; sec < MLX5_MATCH_PARAM_BYTES / 64; sec++) {
-        if (!(g->criteria_enable & (1u << sec))) {
-            continue;
-        }
-        for (unsigned i = sec * 64; i < sec * 64 + 64; i++) {
-            if ((param[i] ^ e->match[i]) & g->criteria[i]) {
-                return false;
-            }
-        }
+    if ((e->action & MLX5_FLOW_ACTION_DROP) ||
+        !(e->action & MLX5_FLOW_ACTION_FWD_DEST) || e->ndest == 0) {
+        *r = MLX5_STEER_DROP;           /* a DROP, or ALLOW/COUNT only: nowhere to go */
+        return true;
     }
-    return true;
-}
-
-/* The matching entry with the lowest index, or NULL. */
-static const Mlx5Fte *table_match(Mlx5Fw *fw, Mlx5FlowTable *ft, const uint8_t *param)
-{
-    const Mlx5Fte *best = NULL;
-    GHashTableIter it;
-    gpointer k, v;
-
-    g_hash_table_iter_init(&it, ft->ftes.objs);
-    while (g_hash_table_iter_next(&it, &k, &v)) {
-        const Mlx5Fte *e = v;
-        const Mlx5FlowGroup *g;
-        if (best && e->index > best->index) {
-            continue;
-        }
-        g = mlx5_table_get(&fw->flow_group, e->group_id);
-        if (g && fte_matches(g, e, param)) {
-            best = e;
-        }
+    if (e->dest[0].type == MLX5_FLOW_DEST_TIR) {
+        *tirn = e->dest[0].id;
+        *flow_tag = e->flow_tag;
+        *r = MLX5_STEER_TIR;
+        return true;
     }
-    return best;
+    *next = e->dest[0].id;
+    return false;
 }
-
 
 Mlx5SteerResult mlx5_steer_lookup(Mlx5Fw *fw, const uint8_t param[MLX5_MATCH_PARAM_BYTES],
                                   uint32_t *tirn, uint32_t *flow_tag)
 {
-    Mlx5FlowTable *ft;
+    Mlx5FlowTable *ft, *next;
+    Mlx5SteerResult r;
+    uint32_t next_id;
 
     if (!fw->flow_root_set[MLX5_FLOW_TABLE_TYPE_NIC_RX] ||
         !(ft = mlx5_table_get(&fw->flow_table, fw->flow_root[MLX5_FLOW_TABLE_TYPE_NIC_RX]))) {
         return MLX5_STEER_NO_ROOT;
     }
-    for (unsigned hop = 0; hop < MLX5_STEER_MAX_HOPS && ft; hop++) {
-        const Mlx5Fte *e = table_match(fw, ft, param);
+    for (unsigned hop = 0; hop < MLX5_STEER_MAX_HOPS; hop++) {
+        const Mlx5Fte *e = mlx5_flow_table_match(ft, param);
         if (!e) {
             mlx5emu_trace_steer_miss(ft->id, ft->miss_action, ft->miss_id);
-            if (ft->miss_action != 1) {
+            if (ft->miss_action != MLX5_FLOW_TABLE_MISS_FWD) {
                 return MLX5_STEER_MISS;
             }
-            ft = mlx5_table_get(&fw->flow_table, ft->miss_id);
-            continue;
+            next_id = ft->miss_id;
+        } else {
+            mlx5emu_trace_steer_hit(ft->id, e->index, e->action,
+                                    e->ndest ? e->dest[0].type : 0,
+                                    e->ndest ? e->dest[0].id : 0);
+            if (steer_entry(e, tirn, flow_tag, &r, &next_id)) {
+                return r;
+            }
         }
-        mlx5emu_trace_steer_hit(ft->id, e->index, e->action,
-                                e->ndest ? e->dest[0].type : 0, e->ndest ? e->dest[0].id : 0);
-        if (e->action & MLX5_FLOW_ACTION_DROP) {
-            return MLX5_STEER_DROP;
+        if (!(next = mlx5_table_get(&fw->flow_table, next_id))) {
+            return MLX5_STEER_MISS;
         }
-        if (!(e->action & MLX5_FLOW_ACTION_FWD_DEST) || e->ndest == 0) {
-            return MLX5_STEER_DROP;     /* ALLOW/COUNT only: nowhere to go */
+        /* Commands let a table forward only upwards (firmware-sim/flow.c
+         * ft_level_check); a table at or below this one is a destroyed
+         * table's number handed out again.  Levels rising at every hop
+         * make a loop impossible; the hop bound stays as a second guard. */
+        if (next->level <= ft->level) {
+            mlx5emu_trace_ub_steer_level(ft->id, ft->level, next->id, next->level);
+            return MLX5_STEER_LOOP;
         }
-        if (e->dest[0].type == MLX5_FLOW_DEST_TIR) {
-            *tirn = e->dest[0].id;
-            *flow_tag = e->flow_tag;
-            return MLX5_STEER_TIR;
-        }
-        ft = mlx5_table_get(&fw->flow_table, e->dest[0].id);
+        ft = next;
     }
-    return ft ? MLX5_STEER_LOOP : MLX5_STEER_MISS;
+    return MLX5_STEER_LOOP;
 }
 
 const char *mlx5_steer_result_name(Mlx5SteerResult r)

@@ -13,6 +13,12 @@
  * frame's bits under the group's criteria mask equal the entry's.  The
  * entry's action forwards to another table or to a TIR, or drops; a table
  * with no match follows its miss table (table_miss_action 1) or drops.
+ *
+ * What a frame costs does not grow with the number of entries: in each
+ * table it is one hash probe per non-empty flow group, groups in index
+ * order (firmware-sim/flow.h, mlx5_flow_table_match), and it visits
+ * tables of rising level only, so at most one per level, never more than
+ * MLX5_STEER_MAX_HOPS.
  */
 #ifndef MLX5EMU_STEERING_H
 #define MLX5EMU_STEERING_H
@@ -40,7 +46,8 @@ typedef enum {
     MLX5_STEER_DROP,            /* an entry's DROP action */
     MLX5_STEER_MISS,            /* no match and no miss table */
     MLX5_STEER_NO_ROOT,         /* the driver set no root table */
-    MLX5_STEER_LOOP,            /* more than MLX5_STEER_MAX_HOPS tables */
+    MLX5_STEER_LOOP,            /* a table at or below the last one's level, or more
+                                 * than MLX5_STEER_MAX_HOPS tables */
 } Mlx5SteerResult;
 
 /* Parse a frame (never reading past len) into match parameters. */

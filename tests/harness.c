@@ -1186,6 +1186,44 @@ HCmd *h_fte_cmd(unsigned op_mod, uint32_t ft, uint32_t group, uint32_t index,
     return c;
 }
 
+void h_match_ports(uint8_t *param, unsigned which, uint16_t dport, uint16_t sport)
+{
+    uint8_t *outer = PRM_PTR(fte_match_param, outer_headers, param);
+
+    if (which & H_ON_DPORT) {
+        PRM_SET(fte_match_set_lyr_2_4, udp_dport, outer, dport);
+    }
+    if (which & H_ON_SPORT) {
+        PRM_SET(fte_match_set_lyr_2_4, udp_sport, outer, sport);
+    }
+}
+
+uint32_t h_create_flow_group_ports(Harness *h, uint32_t ft, uint32_t start, uint32_t end,
+                                   unsigned which)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_FLOW_GROUP, 0);
+
+    IN_SET(c, create_flow_group_in, table_id, ft);
+    IN_SET(c, create_flow_group_in, start_flow_index, start);
+    IN_SET(c, create_flow_group_in, end_flow_index, end);
+    IN_SET(c, create_flow_group_in, match_criteria_enable, 1);     /* outer headers */
+    h_match_ports(IN_PTR(c, create_flow_group_in, match_criteria), which, 0xffff, 0xffff);
+    h_ok(h, c);
+    return OUT_GET(c, create_flow_group_out, group_id);
+}
+
+HCmd *h_fte_ports_cmd(unsigned op_mod, uint32_t ft, uint32_t fg, uint32_t index,
+                      uint16_t dport, uint16_t sport, uint32_t tir, uint32_t tag)
+{
+    HCmd *c = h_fte_cmd(op_mod, ft, fg, index, FT_ACTION_FWD, FT_DEST_TIR, tir, 1);
+    uint8_t *ctx = IN_PTR(c, set_fte_in, flow_context);
+
+    h_match_ports(PRM_PTR(flow_context, match_value, ctx), H_ON_DPORT | H_ON_SPORT,
+                  dport, sport);
+    PRM_SET(flow_context, flow_tag, ctx, tag);
+    return c;
+}
+
 /* --- guest rings ----------------------------------------------------- */
 
 const uint8_t *h_eq_next(Harness *h, HRing *eq)

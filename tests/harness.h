@@ -255,6 +255,17 @@ enum { FT_ACTION_ALLOW = 0x1, FT_ACTION_DROP = 0x2, FT_ACTION_FWD = 0x4 };
 enum { FT_DEST_VPORT = 0, FT_DEST_FLOW_TABLE = 1, FT_DEST_TIR = 2 };
 HCmd *h_fte_cmd(unsigned op_mod, uint32_t ft, uint32_t group, uint32_t index,
                 uint16_t action, uint8_t dest_type, uint32_t dest_id, uint32_t ndest);
+/* Groups and entries on outer UDP ports: match parameters (criteria or
+ * value) on the destination port (H_ON_DPORT), the source port
+ * (H_ON_SPORT), both, or neither (a catch-all group); an entry with these
+ * ports (also where its group does not look) forwarding to TIR `tir` with
+ * flow tag `tag`. */
+enum { H_ON_DPORT = 1, H_ON_SPORT = 2 };
+void h_match_ports(uint8_t *param, unsigned which, uint16_t dport, uint16_t sport);
+uint32_t h_create_flow_group_ports(Harness *h, uint32_t ft, uint32_t start, uint32_t end,
+                                   unsigned which);
+HCmd *h_fte_ports_cmd(unsigned op_mod, uint32_t ft, uint32_t fg, uint32_t index,
+                      uint16_t dport, uint16_t sport, uint32_t tir, uint32_t tag);
 
 /* Guest rings. */
 const uint8_t *h_eq_next(Harness *h, HRing *eq);    /* next valid EQE or NULL */

@@ -321,26 +321,43 @@ static void test_budget_refused(gconstpointer p)
     h_fail(e->h, c, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_HOST_MEMORY);
 }
 
+/* --- flow steering ----------------------------------------------------- */
+
+/* An entry of group `g` (h_create_flow_group_ports on the destination
+ * port: entries of one group differ in it) at `index` of table `t`,
+ * forwarding `ndest` times to table `up` (whose level is above t's). */
+static HCmd *fte_cmd(unsigned op_mod, uint32_t t, uint32_t g, uint32_t index, uint16_t dport,
+                     uint32_t up, uint32_t ndest)
+{
+    HCmd *c = h_fte_cmd(op_mod, t, g, index, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, up, ndest);
+
+    h_match_ports(PRM_PTR(flow_context, match_value, IN_PTR(c, set_fte_in, flow_context)),
+                  H_ON_DPORT, dport, 0);
+    return c;
+}
+
 /* Flow tables, groups and entries too; an entry that no longer fits is
- * refused and the one it would have replaced stays. */
+ * refused and the one it would have replaced stays, in its group's index
+ * too. */
 static void test_budget_refused_flow(void)
 {
     g_autoptr(Harness) h = h_new();
     g_autoptr(HCmd) ft = hcmd_new(OP_CREATE_FLOW_TABLE, 0);
     g_autoptr(HCmd) fg = hcmd_new(OP_CREATE_FLOW_GROUP, 0);
     g_autoptr(HCmd) fte = NULL, wider = NULL;
-    uint32_t t, g;
+    uint32_t t, up, g;
     Mlx5Fte *e;
 
     h_bringup(h);
     t = h_create_flow_table(h, 4, 0);
-    g = h_create_flow_group(h, t, 0, 3);
-    h_ok_free(h, h_fte_cmd(0, t, g, 0, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, t, 1));
+    up = h_create_flow_table(h, 0, 1);
+    g = h_create_flow_group_ports(h, t, 0, 3, H_ON_DPORT);
+    h_ok_free(h, fte_cmd(0, t, g, 0, 7, up, 1));
     IN_SET(fg, create_flow_group_in, table_id, t);
     IN_SET(fg, create_flow_group_in, start_flow_index, 4);
     IN_SET(fg, create_flow_group_in, end_flow_index, 7);
-    fte = h_fte_cmd(0, t, g, 1, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, t, 1);
-    wider = h_fte_cmd(1, t, g, 0, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, t, 2);
+    fte = fte_cmd(0, t, g, 1, 8, up, 1);
+    wider = fte_cmd(1, t, g, 0, 7, up, 2);
     h->fw->host_mem.limit = h->fw->host_mem.used;
     h_fail(h, ft, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_HOST_MEMORY);
     h_fail(h, fg, MLX5_CMD_STAT_LIM_ERR, MLX5_SYND_HOST_MEMORY);
@@ -349,6 +366,38 @@ static void test_budget_refused_flow(void)
     e = mlx5_table_get(&((Mlx5FlowTable *)mlx5_table_get(&h->fw->flow_table, t))->ftes, 0);
     g_assert_nonnull(e);
     g_assert_cmpuint(e->ndest, ==, 1);
+    g_assert_true(mlx5_flow_group_find(e->group, &e->key) == e);
+    g_assert_cmpuint(h->fw->flow_ftes, ==, 1);
+}
+
+/* A group is charged with its key layout (3 bytes for each match byte its
+ * criteria select) and its index, an entry with its key, its destinations
+ * and its slot in its group's index: what a guest chooses the size of. */
+static void test_budget_flow_charges_what_it_holds(void)
+{
+    g_autoptr(Harness) h = h_new();
+    Mlx5HostMem *m = &h->fw->host_mem;
+    uint32_t t, up, g;
+    uint64_t before, narrow, wide, one;
+
+    h_bringup(h);
+    t = h_create_flow_table(h, 4, 0);
+    up = h_create_flow_table(h, 0, 1);
+    before = m->used;
+    g = h_create_flow_group_ports(h, t, 0, 3, H_ON_DPORT);            /* 2 match bytes */
+    narrow = m->used - before;
+    before = m->used;
+    h_create_flow_group_ports(h, t, 4, 7, H_ON_DPORT | H_ON_SPORT);   /* 4 */
+    wide = m->used - before;
+    g_assert_cmpuint(wide - narrow, ==, 2 * (sizeof(uint16_t) + 1));
+    g_assert_cmpuint(narrow, >=, sizeof(Mlx5FlowGroup) + MLX5_FLOW_INDEX_BYTES);
+    before = m->used;
+    h_ok_free(h, fte_cmd(0, t, g, 0, 7, up, 1));
+    one = m->used - before;
+    g_assert_cmpuint(one, ==, sizeof(Mlx5Fte) + 2 + sizeof(Mlx5FlowDest) +
+                              2 * MLX5_TABLE_ENTRY_BYTES);
+    h_ok_free(h, fte_cmd(1, t, g, 0, 7, up, 16));                     /* replaced */
+    g_assert_cmpuint(m->used - before, ==, one + 15 * sizeof(Mlx5FlowDest));
 }
 
 /* Room made by freeing is room to create again. */
@@ -392,37 +441,52 @@ static void test_budget_mtt_entries(void)
 /* One of every kind, and the flow objects. */
 static void create_all(Env *e, HCmd *const *cmds)
 {
-    uint32_t t, g;
+    uint32_t t, up, g;
 
     for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
         h_ok(e->h, cmds[i]);
     }
     t = h_create_flow_table(e->h, 2, 0);
-    g = h_create_flow_group(e->h, t, 0, 3);
-    h_ok_free(e->h, h_fte_cmd(0, t, g, 1, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, t, 1));
+    up = h_create_flow_table(e->h, 0, 1);
+    g = h_create_flow_group_ports(e->h, t, 0, 3, H_ON_DPORT);
+    h_ok_free(e->h, fte_cmd(0, t, g, 1, 1, up, 1));
+    h_ok_free(e->h, fte_cmd(0, t, g, 2, 2, up, 4));
 }
 
-/* Flow objects freed every way: an entry deleted, replaced, a group
- * destroyed, and a table destroyed with its groups and entries in it. */
+static void flow_table_destroy(Harness *h, uint32_t t)
+{
+    HCmd *c = hcmd_new(OP_DESTROY_FLOW_TABLE, 0);
+
+    IN_SET(c, destroy_flow_table_in, table_id, t);
+    h_ok_free(h, c);
+}
+
+/* Flow objects freed every way: an entry deleted, replaced, refused (a
+ * duplicate match value), a group destroyed, and a table destroyed with
+ * its groups and entries in it. */
 static void flow_round(Harness *h)
 {
-    uint32_t t = h_create_flow_table(h, 3, 0);
-    uint32_t g = h_create_flow_group(h, t, 0, 3), g2 = h_create_flow_group(h, t, 4, 7);
+    uint32_t t = h_create_flow_table(h, 3, 0), up = h_create_flow_table(h, 0, 1);
+    uint32_t g = h_create_flow_group_ports(h, t, 0, 3, H_ON_DPORT);
+    uint32_t g2 = h_create_flow_group_ports(h, t, 4, 7, H_ON_DPORT | H_ON_SPORT);
     HCmd *c = hcmd_new(OP_DELETE_FLOW_TABLE_ENTRY, 0);
 
-    h_ok_free(h, h_fte_cmd(0, t, g, 1, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, t, 1));
-    h_ok_free(h, h_fte_cmd(1, t, g, 1, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, t, 3));
+    h_ok_free(h, fte_cmd(0, t, g, 1, 1, up, 1));
+    h_ok_free(h, fte_cmd(1, t, g, 1, 1, up, 3));
+    h_ok_free(h, fte_cmd(0, t, g2, 4, 1, up, 2));
     IN_SET(c, delete_fte_in, table_id, t);
-    IN_SET(c, delete_fte_in, flow_index, 1);
+    IN_SET(c, delete_fte_in, flow_index, 4);
     h_ok_free(h, c);
+    c = fte_cmd(0, t, g, 2, 1, up, 2);
+    h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_DUPLICATE_MATCH);
+    hcmd_free(c);
     c = hcmd_new(OP_DESTROY_FLOW_GROUP, 0);
     IN_SET(c, destroy_flow_group_in, table_id, t);
     IN_SET(c, destroy_flow_group_in, group_id, g2);
     h_ok_free(h, c);
-    h_ok_free(h, h_fte_cmd(0, t, g, 2, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, t, 2));
-    c = hcmd_new(OP_DESTROY_FLOW_TABLE, 0);
-    IN_SET(c, destroy_flow_table_in, table_id, t);
-    h_ok_free(h, c);
+    h_ok_free(h, fte_cmd(0, t, g, 2, 2, up, 2));
+    flow_table_destroy(h, t);
+    flow_table_destroy(h, up);
 }
 
 /* Objects of every kind created and destroyed many times leave the
@@ -473,6 +537,8 @@ int main(int argc, char **argv)
     g_test_add_func("/budget/limit/multicast", test_limit_multicast);
     g_test_add_func("/budget/host-memory/default-and-board", test_budget_default_and_board);
     g_test_add_func("/budget/host-memory/flow-refused", test_budget_refused_flow);
+    g_test_add_func("/budget/host-memory/flow-charges-what-it-holds",
+                    test_budget_flow_charges_what_it_holds);
     g_test_add_func("/budget/host-memory/freed-makes-room", test_budget_freed_makes_room);
     g_test_add_func("/budget/host-memory/mtt-entries", test_budget_mtt_entries);
     g_test_add_func("/budget/host-memory/balances", test_budget_balances);

@@ -128,6 +128,19 @@ static void set_root(Harness *h, uint32_t ft)
     h_ok_free(h, c);
 }
 
+/* MODIFY_FLOW_TABLE: `ft` misses to table `miss`. */
+static void set_miss(Harness *h, uint32_t ft, uint32_t miss)
+{
+    HCmd *c = hcmd_new(OP_MODIFY_FLOW_TABLE, 0);
+    uint8_t *ctx = IN_PTR(c, modify_flow_table_in, flow_table_context);
+
+    IN_SET(c, modify_flow_table_in, table_id, ft);
+    IN_SET(c, modify_flow_table_in, modify_field_select, 1);
+    PRM_SET(flow_table_context, table_miss_action, ctx, 1);
+    PRM_SET(flow_table_context, table_miss_id, ctx, miss);
+    h_ok_free(h, c);
+}
+
 static RxEnv *env_new(void)
 {
     RxEnv *e = g_new0(RxEnv, 1);
@@ -180,42 +193,103 @@ static void test_steer_no_root(void)
 static void test_steer_chain_miss_and_drop(void)
 {
     g_autoptr(RxEnv) e = env_new();
-    uint32_t ft2 = h_create_flow_table(e->h, 4, 1), fg2 = h_create_flow_group(e->h, ft2, 0, 3);
+    uint32_t ft2 = h_create_flow_table(e->h, 4, 1), fg2 = h_create_flow_group(e->h, ft2, 2, 3);
     uint8_t p[MLX5_MATCH_PARAM_BYTES] = { 0 };
     uint32_t tirn = 0, tag = 0;
-    HCmd *c;
 
     set_root(e->h, e->ft);
     /* empty root with no miss table: dropped */
     g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_MISS);
     /* root misses to ft2, whose entry forwards to the TIR */
-    c = hcmd_new(OP_MODIFY_FLOW_TABLE, 0);
-    IN_SET(c, modify_flow_table_in, table_id, e->ft);
-    IN_SET(c, modify_flow_table_in, modify_field_select, 1);
-    PRM_SET(flow_table_context, table_miss_action,
-            IN_PTR(c, modify_flow_table_in, flow_table_context), 1);
-    PRM_SET(flow_table_context, table_miss_id,
-            IN_PTR(c, modify_flow_table_in, flow_table_context), ft2);
-    h_ok_free(e->h, c);
+    set_miss(e->h, e->ft, ft2);
     fte(e, ft2, fg2, 2, FT_ACTION_FWD, FT_DEST_TIR, e->tir);
     g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_TIR);
     g_assert_cmpuint(tirn, ==, e->tir);
     g_assert_cmphex(tag, ==, 0xabc);
-    /* a lower index that drops wins */
-    fte(e, ft2, fg2, 1, FT_ACTION_DROP, 0, 0);
+    /* a lower index that drops wins (both groups match everything) */
+    fte(e, ft2, h_create_flow_group(e->h, ft2, 0, 1), 1, FT_ACTION_DROP, 0, 0);
     g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_DROP);
 }
 
-/* A table forwarding to itself: the walk stops, it does not spin. */
-static void test_steer_loop_bounded(void)
+/* A table cannot be made to forward to itself or below (test-flow.c
+ * /flow/level/).  If a table it forwards to is destroyed and its number
+ * handed out again to a table at or below it, the walk stops there: levels
+ * rise at every hop or the frame is dropped.  (Numbers are handed out
+ * round-robin over 2^24: here the reuse is made by lowering the level of
+ * the table in place.) */
+static void test_steer_level_rises(void)
+{
+    g_autoptr(RxEnv) e = env_new();
+    uint32_t next = h_create_flow_table(e->h, 4, 1);
+    g_autoptr(HCmd) self = h_fte_cmd(0, e->ft, e->fg, 0, FT_ACTION_FWD, FT_DEST_FLOW_TABLE,
+                                     e->ft, 1);
+    uint8_t p[MLX5_MATCH_PARAM_BYTES] = { 0 };
+    Mlx5FlowTable *t = mlx5_table_get(&e->h->fw->flow_table, next);
+    uint32_t tirn, tag;
+
+    h_fail(e->h, self, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_FLOW_LEVEL);
+    set_root(e->h, e->ft);
+    fte(e, e->ft, e->fg, 0, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, next);
+    fte(e, next, h_create_flow_group(e->h, next, 0, 0), 0, FT_ACTION_FWD, FT_DEST_TIR, e->tir);
+    g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_TIR);
+    t->level = 0;
+    g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_LOOP);
+    t->miss_action = 1;                 /* and back to the root: a loop, but one hop */
+    t->miss_id = e->ft;
+    g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_LOOP);
+}
+
+/* Rising levels bound a walk to 256 tables; it stops after
+ * MLX5_STEER_MAX_HOPS. */
+static void test_steer_hop_bound(void)
 {
     g_autoptr(RxEnv) e = env_new();
     uint8_t p[MLX5_MATCH_PARAM_BYTES] = { 0 };
-    uint32_t tirn, tag;
+    uint32_t ft = 0, tirn, tag;
 
-    set_root(e->h, e->ft);
-    fte(e, e->ft, e->fg, 0, FT_ACTION_FWD, FT_DEST_FLOW_TABLE, e->ft);
+    /* created from the last: each misses to the one created before it */
+    for (unsigned level = MLX5_STEER_MAX_HOPS + 1; level >= 1; level--) {
+        HCmd *c = hcmd_new(OP_CREATE_FLOW_TABLE, 0);
+        uint8_t *ctx = IN_PTR(c, create_flow_table_in, flow_table_context);
+        PRM_SET(flow_table_context, level, ctx, level);
+        PRM_SET(flow_table_context, table_miss_action, ctx, ft ? 1 : 0);
+        PRM_SET(flow_table_context, table_miss_id, ctx, ft);
+        h_ok(e->h, c);
+        ft = OUT_GET(c, create_flow_table_out, table_id);
+        hcmd_free(c);
+    }
+    set_root(e->h, ft);
     g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_LOOP);
+}
+
+/* A root table of 20000 entries (a group on the UDP destination port,
+ * the entry for port p at index p) that misses to a table with one
+ * catch-all entry: a frame takes the entry of its port, and a frame of a
+ * port with no entry goes on to the miss table. */
+static void test_steer_many_entries_miss_table(void)
+{
+    g_autoptr(RxEnv) e = env_new();
+    uint32_t root = h_create_flow_table(e->h, 15, 3), next = h_create_flow_table(e->h, 1, 4);
+    uint32_t fg = h_create_flow_group_ports(e->h, root, 0, 19999, H_ON_DPORT);
+    uint8_t f[64], p[MLX5_MATCH_PARAM_BYTES];
+    uint8_t *dport = f + ETH_HLEN + IPV4_HLEN + UDP_DPORT;
+    uint32_t tirn, tag;
+    Mlx5PktInfo pi;
+
+    for (uint16_t i = 0; i < 20000; i++) {
+        h_ok_free(e->h, h_fte_ports_cmd(0, root, fg, i, i, 0, e->tir, i));
+    }
+    h_ok_free(e->h, h_fte_ports_cmd(0, next, h_create_flow_group(e->h, next, 0, 0), 0, 0, 0,
+                                    e->tir, 0xfff));
+    set_miss(e->h, root, next);
+    set_root(e->h, root);
+    udp_frame(f, sizeof(f), false);
+    for (uint16_t port = 0; port < 30000; port += 1999) {
+        prm_put_be16(dport, port);
+        mlx5_steer_parse(f, sizeof(f), p, &pi);
+        g_assert_cmpint(mlx5_steer_lookup(e->h->fw, p, &tirn, &tag), ==, MLX5_STEER_TIR);
+        g_assert_cmphex(tag, ==, port < 20000 ? port : 0xfff);
+    }
 }
 
 /* Masked match: a group on dmac only sends other MACs to the miss path. */
@@ -430,7 +504,9 @@ int main(int argc, char **argv)
     g_test_add_func("/rx/parse/truncated", test_parse_truncated);
     g_test_add_func("/rx/steer/no-root", test_steer_no_root);
     g_test_add_func("/rx/steer/chain-miss-and-drop", test_steer_chain_miss_and_drop);
-    g_test_add_func("/rx/steer/loop-bounded", test_steer_loop_bounded);
+    g_test_add_func("/rx/steer/level-rises", test_steer_level_rises);
+    g_test_add_func("/rx/steer/hop-bound", test_steer_hop_bound);
+    g_test_add_func("/rx/steer/many-entries-miss-table", test_steer_many_entries_miss_table);
     g_test_add_func("/rx/steer/masked-match", test_steer_masked_match);
     g_test_add_func("/rx/deliver/cqe", test_rx_delivers_with_cqe);
     g_test_add_func("/rx/deliver/vlan-strip", test_rx_strips_vlan);
