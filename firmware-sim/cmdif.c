@@ -141,7 +141,7 @@ static unsigned cmd_scatter(Mlx5Fw *fw, uint64_t ent_addr, const uint8_t *ent,
         if (mlx5_dma_read(fw, ptr + MBOX_NEXT, tail, sizeof(tail))) {
             return MLX5_CMD_DELIV_FW_ERR;
         }
-        if (prm_be32(tail + MBOX_BLOCK_NUM - MBOX_NEXT) != n) {
+        if (prm_be32(tail + (MBOX_BLOCK_NUM - MBOX_NEXT)) != n) {
             return MLX5_CMD_DELIV_BAD_BLK_NUM;
         }
         if (mlx5_dma_write(fw, ptr, buf + done, chunk)) {
@@ -215,7 +215,7 @@ static void cmd_complete_slot(Mlx5Fw *fw, unsigned slot, bool event)
         Mlx5Eq *eq = mlx5_table_get(&fw->eq, fw->cmd_eqn);
         uint8_t data[EQE_DATA_BYTES] = { 0 };
 
-        prm_put_be32(data + EQE_CMD_VECTOR - EQE_DATA, 1u << slot);
+        prm_put_be32(data + (EQE_CMD_VECTOR - EQE_DATA), 1u << slot);
         if (eq) {
             mlx5emu_trace_cmd_eqe(slot, eq->eqn);
             mlx5_eq_post(fw, eq, MLX5_EVENT_CMD, 0, data);

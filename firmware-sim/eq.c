@@ -171,7 +171,7 @@ void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_k
     uint8_t data[EQE_DATA_BYTES] = { 0 };
 
     data[EQE_QP_SRQ_TYPE - EQE_DATA] = queue_kind;
-    prm_put_be32(data + EQE_QP_SRQ_NUMBER - EQE_DATA, num & 0xffffff);
+    prm_put_be32(data + (EQE_QP_SRQ_NUMBER - EQE_DATA), num & 0xffffff);
     mlx5emu_trace_qp_srq_event(type, num, queue_kind);
     mlx5_eq_post_async(fw, type, 0, data);
 }

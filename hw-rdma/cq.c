@@ -75,7 +75,7 @@ static void cq_event(Mlx5DataPath *dp, Mlx5Cq *cq)
         mlx5emu_trace_ub_cq_no_eq(cq->cqn, cq->eqn);
         return;
     }
-    prm_put_be32(data + EQE_COMP_CQN - EQE_DATA, cq->cqn & 0xffffff);
+    prm_put_be32(data + (EQE_COMP_CQN - EQE_DATA), cq->cqn & 0xffffff);
     mlx5emu_trace_cq_event(cq->cqn, eq->eqn);
     mlx5_eq_post(dp->fw, eq, MLX5_EVENT_COMP, 0, data);
 }
@@ -132,7 +132,7 @@ static void cq_overrun(Mlx5DataPath *dp, Mlx5Cq *cq)
 
     /* PRM: CQ overrun -> CQ error event (type 0x04, syndrome 1). */
     cq->in_error = true;
-    prm_put_be32(data + EQE_CQ_ERR_CQN - EQE_DATA, cq->cqn & 0xffffff);
+    prm_put_be32(data + (EQE_CQ_ERR_CQN - EQE_DATA), cq->cqn & 0xffffff);
     data[EQE_CQ_ERR_SYNDROME - EQE_DATA] = 0x01;
     mlx5emu_trace_ub_cq_overrun(cq->cqn, cq->pi);
     mlx5_guest_error(dp->fw, "CQ 0x%x overrun", cq->cqn);

@@ -8,16 +8,22 @@ static void h_free_device(Harness *h)
     mlx5_dev_free(h->dev);
 }
 
+void h_attach_device(Harness *h, const Mlx5Platform *plat, void *opaque,
+                     const Mlx5FwConfig *cfg)
+{
+    h->dev = mlx5_dev_new(plat, opaque, cfg);
+    h->fw = &h->dev->fw;
+    h->free_device = h_free_device;
+    h_cmdq_setup(h);
+}
+
 Harness *h_new_device(void)
 {
     Harness *h = h_alloc_harness();
     Mlx5FwConfig cfg;
 
     h_board_config(&cfg);
-    h->dev = mlx5_dev_new(h_platform_table(), h, &cfg);
-    h->fw = &h->dev->fw;
-    h->free_device = h_free_device;
-    h_cmdq_setup(h);
+    h_attach_device(h, h_platform_table(), h, &cfg);
     return h;
 }
 

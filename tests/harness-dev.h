@@ -10,6 +10,11 @@
 
 /* The device on the fake platform; h->dev and h->fw are set. */
 Harness *h_new_device(void);
+/* The same on another platform (the fuzzers' fuzz/platform.c), whose
+ * callbacks get `opaque`, for a harness from h_alloc_harness(): the
+ * harness's RAM, bump allocator and command helpers serve the set-up. */
+void h_attach_device(Harness *h, const Mlx5Platform *plat, void *opaque,
+                     const Mlx5FwConfig *cfg);
 /* The device's data path, for tests that look at its state. */
 static inline Mlx5DataPath *h_dp(Harness *h)
 {

@@ -109,9 +109,15 @@ void h_board_config(Mlx5FwConfig *cfg)
 
 Harness *h_alloc_harness(void)
 {
+    return h_alloc_harness_on(NULL);
+}
+
+Harness *h_alloc_harness_on(uint8_t *ram)
+{
     Harness *h = g_new0(Harness, 1);
 
-    h->ram = g_malloc0(GUEST_SIZE);
+    h->ram = ram ? ram : g_malloc0(GUEST_SIZE);
+    h->ram_lent = ram != NULL;
     h->brk = GUEST_BASE;
     h->clock_ns = 1000000000ull;
     h->timer_ns = UINT64_MAX;
@@ -193,7 +199,9 @@ void h_free(Harness *h)
     g_array_unref(h->msix);
     g_ptr_array_unref(h->frames);
     g_ptr_array_unref(h->guest_errors);
-    g_free(h->ram);
+    if (!h->ram_lent) {
+        g_free(h->ram);
+    }
     g_free(h);
 }
 
@@ -1355,7 +1363,13 @@ void h_add_isolated(const char *path, GTestFunc fn, unsigned timeout_s)
 void h_add_isolated_data(const char *path, GTestDataFunc fn, gconstpointer data,
                          unsigned timeout_s)
 {
-    Isolated t = { .data_fn = fn, .data = data, .timeout_s = timeout_s };
+    h_add_known_bug_data(path, fn, data, timeout_s, NULL);
+}
+
+void h_add_known_bug_data(const char *path, GTestDataFunc fn, gconstpointer data,
+                          unsigned timeout_s, const char *bug)
+{
+    Isolated t = { .data_fn = fn, .data = data, .timeout_s = timeout_s, .known_bug = bug };
 
     add_isolated(path, &t);
 }

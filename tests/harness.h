@@ -107,6 +107,7 @@ struct Harness {
     Mlx5Fw *fw;                 /* the firmware (the device's, or its own) */
     void (*free_device)(Harness *h);
     uint8_t *ram;
+    bool ram_lent;              /* ram is the caller's (h_alloc_harness_on) */
     uint64_t brk;               /* bump allocator for rings and buffers */
     uint64_t mb_brk;            /* mailbox arena, reset when the queue is idle */
     unsigned posted;
@@ -139,6 +140,9 @@ Harness *h_new_board(const Mlx5FwConfig *cfg);
 /* The parts h_new_device (harness-dev.c) shares: a harness with its fake
  * RAM and records but no device yet; the platform table; the board. */
 Harness *h_alloc_harness(void);
+/* The same on GUEST_SIZE zeroed bytes the caller owns (the fuzzers reuse
+ * theirs: fuzz/platform.c). */
+Harness *h_alloc_harness_on(uint8_t *ram);
 const Mlx5Platform *h_platform_table(void);
 void h_board_config(Mlx5FwConfig *cfg);
 void h_free(Harness *h);
@@ -290,5 +294,8 @@ void h_add_known_bug(const char *path, GTestFunc fn, unsigned timeout_s, const c
 /* h_add_isolated for a test of a table's row: fn(data). */
 void h_add_isolated_data(const char *path, GTestDataFunc fn, gconstpointer data,
                          unsigned timeout_s);
+/* And of a known bug (fuzz/replay.c: the fuzzers' findings). */
+void h_add_known_bug_data(const char *path, GTestDataFunc fn, gconstpointer data,
+                          unsigned timeout_s, const char *bug);
 
 #endif

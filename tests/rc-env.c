@@ -78,6 +78,11 @@ void connect_qp(RcEnv *e, uint32_t qpn, uint32_t remote, uint32_t psn)
 /* A PA key over all guest RAM with local and remote read and write. */
 uint32_t all_rights_key(Harness *h)
 {
+    return all_rights_key_over(h, GUEST_BASE, GUEST_SIZE);
+}
+
+uint32_t all_rights_key_over(Harness *h, uint64_t start, uint64_t len)
+{
     g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
     uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
 
@@ -88,8 +93,8 @@ uint32_t all_rights_key(Harness *h)
     PRM_SET(mkc, a, mkc, 1);
     PRM_SET(mkc, pd, mkc, h->pd);
     PRM_SET(mkc, mkey_7_0, mkc, 0x5a);
-    PRM_SET(mkc, start_addr, mkc, GUEST_BASE);
-    PRM_SET(mkc, len, mkc, GUEST_SIZE);
+    PRM_SET(mkc, start_addr, mkc, start);
+    PRM_SET(mkc, len, mkc, len);
     h_ok(h, c);
     return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x5a;
 }
@@ -98,9 +103,14 @@ uint32_t all_rights_key(Harness *h)
  * (st_b) in RST, and a key over all RAM. */
 RcEnv *env_create(unsigned st_a, unsigned st_b)
 {
-    RcEnv *e = g_new0(RcEnv, 1);
-    Harness *h = e->h = h_new_device();
+    return env_create_on(h_new_device(), st_a, st_b);
+}
 
+RcEnv *env_create_on(Harness *h, unsigned st_a, unsigned st_b)
+{
+    RcEnv *e = g_new0(RcEnv, 1);
+
+    e->h = h;
     h_bringup(h);
     h_port_up(h);
     set_gid(h);
@@ -282,17 +292,74 @@ const uint8_t *expect_req(RcEnv *e, uint8_t op, uint8_t syndrome)
  * Q_Key UD_QKEY (a GSI QP gets 0x80010000, as ib_mad sets it). */
 RcEnv *ud_env_new(unsigned st_a)
 {
-    static const uint16_t ops[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP };
     RcEnv *e = env_create(st_a, MLX5_QP_ST_UD);
-    Harness *h = e->h;
 
-    for (int q = 0; q < 2; q++) {
-        for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
-            HCmd *c = h_modify_qp_cmd(ops[i], q ? e->b.num : e->a.num, 0);
-            PRM_SET(qpc, q_key, h_modify_qp_qpc(c), q == 0 && st_a == MLX5_QP_ST_QP1
-                                                     ? 0x80010000u : UD_QKEY);
-            h_ok_free(h, c);
-        }
-    }
+    ud_qp_to_rts(e->h, e->a.num, st_a == MLX5_QP_ST_QP1 ? 0x80010000u : UD_QKEY);
+    ud_qp_to_rts(e->h, e->b.num, UD_QKEY);
     return e;
+}
+
+void ud_qp_to_rts(Harness *h, uint32_t qpn, uint32_t qkey)
+{
+    static const uint16_t ops[] = { OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
+        HCmd *c = h_modify_qp_cmd(ops[i], qpn, 0);
+        PRM_SET(qpc, q_key, h_modify_qp_qpc(c), qkey);
+        h_ok_free(h, c);
+    }
+}
+
+/* --- shared receive queues (hw-rdma/rq.c) ---------------------------------- */
+
+void srq_wqe(RcEnv *e, const HRing *srq, uint16_t i, uint16_t next, uint32_t off,
+             uint32_t len)
+{
+    uint8_t *w = h_gpa(e->h, srq->gpa + (uint64_t)i * srq->stride);
+    uint8_t *data = w + MLX5_SRQ_NEXT_SEG_BYTES;
+
+    memset(w, 0, srq->stride);
+    prm_put_be16(w + WQE_SRQ_NEXT_WQE_INDEX, next);
+    h_data_seg(data, len, e->key, B_BUF + off);
+    prm_put_be32(data + MLX5_DS_BYTES + WQE_DATA_LKEY, MLX5_INVALID_LKEY);
+}
+
+HRing srq_qp_of(RcEnv *e, unsigned st, uint32_t srqn, uint32_t target_xrcd)
+{
+    HRing q;
+    HCmd *c = h_create_qp_cmd(e->h, &q, st, e->h->pd, e->scq.num, e->rcq.num,
+                              e->h->uar, 4, 0);
+    uint8_t *qpc = IN_PTR(c, create_qp_in, qpc);
+
+    PRM_SET(qpc, rq_type, qpc, 1);
+    PRM_SET(qpc, srqn_rmpn_xrqn, qpc, srqn);
+    if (target_xrcd) {
+        PRM_SET(qpc, no_sq, qpc, 1);
+        PRM_SET(qpc, xrcd, qpc, target_xrcd);
+        PRM_SET(qpc, user_index, qpc, 0xffffff);
+        PRM_SET(qpc, uar_page, qpc, 0);             /* nothing to ring */
+    }
+    h_ok(e->h, c);
+    q.num = OUT_GET(c, create_qp_out, qpn);
+    q.gpa -= H_QP_RQ_STRIDE;
+    hcmd_free(c);
+    return q;
+}
+
+uint32_t xrc_srq_ring(RcEnv *e, uint32_t xrcd, HRing *ring)
+{
+    HCmd *c = h_create_xrc_srq_cmd(e->h, xrcd, e->rcq.num, 3);
+    const uint8_t *x = IN_PTR(c, create_xrc_srq_in, xrc_srq_context_entry);
+    uint32_t num;
+
+    memset(ring, 0, sizeof(*ring));
+    ring->gpa = prm_be64(IN_PTR(c, create_xrc_srq_in, pas));
+    ring->stride = H_QP_RQ_STRIDE;
+    ring->log_size = 3;
+    ring->dbr = (uint64_t)PRM_GET(xrc_srqc, db_record_addr_h, x) << 32 |
+                PRM_GET(xrc_srqc, db_record_addr_l, x) << 2;
+    h_ok(e->h, c);
+    num = OUT_GET(c, create_xrc_srq_out, xrc_srqn);
+    hcmd_free(c);
+    return num;
 }

@@ -47,11 +47,34 @@ void set_gid(Harness *h);
 void connect_qp_to(Harness *h, uint32_t qpn, uint32_t remote, uint32_t psn, const QpOpts *o);
 void connect_qp(RcEnv *e, uint32_t qpn, uint32_t remote, uint32_t psn);
 uint32_t all_rights_key(Harness *h);
+/* The same over guest-physical [start, start + len). */
+uint32_t all_rights_key_over(Harness *h, uint64_t start, uint64_t len);
 RcEnv *env_create(unsigned st_a, unsigned st_b);
+/* The same on a harness whose device is made (h_attach_device). */
+RcEnv *env_create_on(Harness *h, unsigned st_a, unsigned st_b);
 RcEnv *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry);
 RcEnv *env_new(uint32_t psn);
 RcEnv *ud_env_new(unsigned st_a);
 void env_free(RcEnv *e);
+/* A datagram QP (UD or GSI) through RST -> INIT -> RTR -> RTS with Q_Key
+ * `qkey`. */
+void ud_qp_to_rts(Harness *h, uint32_t qpn, uint32_t qkey);
+
+/* Shared receive queues (hw-rdma/rq.c).  An SRQ WQE starts with its next
+ * segment (Linux qp.h struct mlx5_wqe_srq_next_seg), then the data
+ * segments: srq_wqe() writes WQE i of `srq`, its next segment naming
+ * `next`, one data segment of `len` bytes at B_BUF + off through e->key,
+ * then the end of the list. */
+void srq_wqe(RcEnv *e, const HRing *srq, uint16_t i, uint16_t next, uint32_t off,
+             uint32_t len);
+/* A QP of service `st` on e's CQs whose receives come from SRQ `srqn`
+ * (rq_type SRQ; its buffer holds no RQ, so the SQ starts it).  With a
+ * `target_xrcd`, an XRC target as mlx5_ib makes them (qp.c
+ * create_xrc_tgt_qp): no send queue, no UAR page, no user index. */
+HRing srq_qp_of(RcEnv *e, unsigned st, uint32_t srqn, uint32_t target_xrcd);
+/* An XRC SRQ of XRC domain `xrcd` completing on the receive CQ, its ring
+ * (2^3 WQEs) kept for posting (user index 0x5678, harness.c). */
+uint32_t xrc_srq_ring(RcEnv *e, uint32_t xrcd, HRing *ring);
 
 /* The wire: feed back every frame sent since the last call (or one). */
 void wire(RcEnv *e, bool drop_first);

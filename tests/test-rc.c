@@ -1136,48 +1136,7 @@ static void test_ud_multicast(void)
 
 /* --- shared receive queues (hw-rdma/rq.c) ---------------------------------- */
 
-/* An SRQ WQE starts with its next segment (Linux qp.h struct
- * mlx5_wqe_srq_next_seg; hw-rdma/rq.c), then the data segments. */
-
-/* SRQ WQE i of `srq`: next segment naming `next`, one data segment of
- * `len` bytes at B_BUF + off, then the end of the list. */
-static void srq_wqe(RcEnv *e, const HRing *srq, uint16_t i, uint16_t next, uint32_t off,
-                    uint32_t len)
-{
-    uint8_t *w = h_gpa(e->h, srq->gpa + (uint64_t)i * srq->stride);
-    uint8_t *data = w + MLX5_SRQ_NEXT_SEG_BYTES;
-
-    memset(w, 0, srq->stride);
-    prm_put_be16(w + WQE_SRQ_NEXT_WQE_INDEX, next);
-    h_data_seg(data, len, e->key, B_BUF + off);
-    prm_put_be32(data + MLX5_DS_BYTES + WQE_DATA_LKEY, MLX5_INVALID_LKEY);
-}
-
-/* A QP of service `st` on the CQs whose receives come from SRQ `srqn`
- * (rq_type SRQ; its buffer holds no RQ, so the SQ starts it).  With a
- * `target_xrcd`, an XRC target as mlx5_ib makes them (qp.c
- * create_xrc_tgt_qp): no send queue, no UAR page, no user index. */
-static HRing srq_qp_of(RcEnv *e, unsigned st, uint32_t srqn, uint32_t target_xrcd)
-{
-    HRing q;
-    HCmd *c = h_create_qp_cmd(e->h, &q, st, e->h->pd, e->scq.num, e->rcq.num,
-                              e->h->uar, 4, 0);
-    uint8_t *qpc = IN_PTR(c, create_qp_in, qpc);
-
-    PRM_SET(qpc, rq_type, qpc, 1);
-    PRM_SET(qpc, srqn_rmpn_xrqn, qpc, srqn);
-    if (target_xrcd) {
-        PRM_SET(qpc, no_sq, qpc, 1);
-        PRM_SET(qpc, xrcd, qpc, target_xrcd);
-        PRM_SET(qpc, user_index, qpc, 0xffffff);
-        PRM_SET(qpc, uar_page, qpc, 0);             /* nothing to ring */
-    }
-    h_ok(e->h, c);
-    q.num = OUT_GET(c, create_qp_out, qpn);
-    q.gpa -= H_QP_RQ_STRIDE;
-    hcmd_free(c);
-    return q;
-}
+/* srq_wqe() and srq_qp_of() are rc-env.c's. */
 
 /* An RC QP whose receives come from SRQ `srqn`. */
 static HRing srq_qp(RcEnv *e, uint32_t srqn)
@@ -1334,26 +1293,6 @@ static void test_srq_bad_wqes(void)
 }
 
 /* --- XRC (IBA Annex A14) ---------------------------------------------------- */
-
-/* An XRC SRQ of XRC domain `xrcd` completing on the receive CQ, its ring
- * kept for posting (user index 0x5678, harness.c). */
-static uint32_t xrc_srq_ring(RcEnv *e, uint32_t xrcd, HRing *ring)
-{
-    HCmd *c = h_create_xrc_srq_cmd(e->h, xrcd, e->rcq.num, 3);
-    const uint8_t *x = IN_PTR(c, create_xrc_srq_in, xrc_srq_context_entry);
-    uint32_t num;
-
-    memset(ring, 0, sizeof(*ring));
-    ring->gpa = prm_be64(IN_PTR(c, create_xrc_srq_in, pas));
-    ring->stride = H_QP_RQ_STRIDE;
-    ring->log_size = 3;
-    ring->dbr = (uint64_t)PRM_GET(xrc_srqc, db_record_addr_h, x) << 32 |
-                PRM_GET(xrc_srqc, db_record_addr_l, x) << 2;
-    h_ok(e->h, c);
-    num = OUT_GET(c, create_xrc_srq_out, xrc_srqn);
-    hcmd_free(c);
-    return num;
-}
 
 /* An XRC QP: an initiator with a send queue, or a target in XRC domain
  * `xrcd`; mlx5_ib gives both its own XRC SRQ as a placeholder. */

@@ -1,0 +1,232 @@
+/* The fuzzers' starting point: see world.h. */
+#include <string.h>
+
+#include "world.h"
+
+#define RQ_LOG 4                /* rc-env's QPs: 2^4 receive WQEs of H_QP_RQ_STRIDE */
+#define ETH_BUF (A_BUF + (512u << 10))  /* the Ethernet RQ's buffers */
+
+static void add_region(FuzzWorld *w, const char *name, uint64_t gpa, uint64_t size)
+{
+    g_assert_cmpuint(w->nregion, <, FUZZ_MAX_REGIONS);
+    w->region[w->nregion++] = (FuzzRegion) { name, gpa, size };
+}
+
+static FuzzQueue *add_queue(FuzzWorld *w, const char *name, FuzzQueueKind kind, HRing ring)
+{
+    FuzzQueue *q;
+
+    if (kind == FUZZ_Q_SEND) {
+        g_assert_cmpuint(w->nsq, <, FUZZ_MAX_QUEUES);
+        q = &w->sq[w->nsq++];
+    } else {
+        g_assert_cmpuint(w->nrq, <, FUZZ_MAX_QUEUES);
+        q = &w->rq[w->nrq++];
+    }
+    *q = (FuzzQueue) { name, kind, ring };
+    add_region(w, name, ring.gpa, (uint64_t)ring.stride << ring.log_size);
+    add_region(w, name, ring.dbr, 64);
+    return q;
+}
+
+/* A QP of rc-env's shape (h_create_qp: the RQ before the SQ in its
+ * buffer, 2^RQ_LOG receive WQEs), its queues and its receives. */
+static void add_qp(FuzzWorld *w, const char *name, const HRing *sq, unsigned st,
+                   uint32_t peer, bool rq)
+{
+    g_assert_cmpuint(w->nqp, <, FUZZ_MAX_QPS);
+    w->qp[w->nqp++] = (FuzzQp) { name, sq->num, st, peer };
+    if (sq->log_size) {
+        add_queue(w, name, FUZZ_Q_SEND, *sq);
+    }
+    if (rq) {
+        HRing r = *sq;
+        FuzzQueue *q;
+
+        r.gpa -= (uint64_t)H_QP_RQ_STRIDE << RQ_LOG;
+        r.log_size = RQ_LOG;
+        r.stride = H_QP_RQ_STRIDE;
+        r.ci = 0;
+        q = add_queue(w, name, FUZZ_Q_RECV, r);
+        for (unsigned i = 0; i < 8; i++) {
+            post_recv_on(w->e->h, sq, &q->ring.ci, w->e->key, i * 4096, 4096);
+        }
+    }
+}
+
+/* Two QPs of service `st` connected to each other at FUZZ_PSN (q2 may have
+ * no send queue: log_size 0), their queues; rq: their own receive queues. */
+static void add_pair(FuzzWorld *w, unsigned st, const char *n1, const HRing *q1, bool rq1,
+                     const char *n2, const HRing *q2, bool rq2)
+{
+    connect_qp(w->e, q1->num, q2->num, FUZZ_PSN);
+    connect_qp(w->e, q2->num, q1->num, FUZZ_PSN);
+    add_qp(w, n1, q1, st, q2->num, rq1);
+    add_qp(w, n2, q2, st, q1->num, rq2);
+}
+
+/* n WQEs of 4 KiB at B_BUF + off, linked in ring order, posted on `srq`. */
+static void add_srq(FuzzWorld *w, const char *name, HRing *srq, uint16_t n, uint32_t off)
+{
+    for (uint16_t i = 0; i < n; i++) {
+        srq_wqe(w->e, srq, i, i + 1, off + i * 4096u, 4096);
+    }
+    srq->ci = n;
+    h_put32(w->e->h, srq->dbr, srq->ci);
+    add_queue(w, name, FUZZ_Q_SRQ, *srq);
+}
+
+/* RC a <-> b (rc-env), and c <-> s, s on an SRQ (an RMP: mlx5_ib's SRQs
+ * on ISSI 1). */
+static void world_rc(FuzzWorld *w)
+{
+    RcEnv *e = w->e;
+    HRing srq, c, s;
+
+    e->retry = 3;
+    e->rnr_retry = 3;
+    e->timeout = 14;                    /* 67 ms */
+    add_pair(w, MLX5_QP_ST_RC, "a", &e->a, true, "b", &e->b, true);
+    w->rmpn = h_create_rmp_ring(e->h, &srq, 3);
+    c = h_create_qp(e->h, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num, e->h->uar, 4, RQ_LOG);
+    s = srq_qp_of(e, MLX5_QP_ST_RC, w->rmpn, 0);
+    add_pair(w, MLX5_QP_ST_RC, "c", &c, true, "s", &s, false);
+    add_srq(w, "srq", &srq, 7, 0x20000);
+}
+
+/* An XRC initiator and target in one XRC domain, its XRC SRQ posted. */
+static void world_xrc(FuzzWorld *w)
+{
+    RcEnv *e = w->e;
+    uint32_t xrcd = h_alloc_simple(e->h, OP_ALLOC_XRCD);
+    HRing xsrq, ini, tgt;
+
+    w->xrc_srqn = xrc_srq_ring(e, xrcd, &xsrq);
+    ini = srq_qp_of(e, MLX5_QP_ST_XRC, w->xrc_srqn, 0);
+    tgt = srq_qp_of(e, MLX5_QP_ST_XRC, w->xrc_srqn, xrcd);
+    tgt.log_size = 0;                   /* no send queue */
+    add_pair(w, MLX5_QP_ST_XRC, "ini", &ini, false, "tgt", &tgt, false);
+    add_srq(w, "xrc-srq", &xsrq, 4, 0x40000);
+}
+
+/* Datagram QPs (UD and the GSI QP, with the Q_Keys the kernel gives them)
+ * and the UMR QP. */
+static void world_datagram(FuzzWorld *w)
+{
+    Harness *h = w->e->h;
+    HRing ud = h_create_qp(h, MLX5_QP_ST_UD, h->pd, w->e->scq.num, w->e->rcq.num, h->uar, 4,
+                           RQ_LOG);
+    HRing gsi = h_create_qp(h, MLX5_QP_ST_QP1, h->pd, w->e->scq.num, w->e->rcq.num, h->uar, 4,
+                            RQ_LOG);
+    HRing umr = h_create_qp(h, MLX5_QP_ST_REG_UMR, 0, w->e->scq.num, w->e->scq.num, h->uar, 4,
+                            0);
+
+    ud_qp_to_rts(h, ud.num, UD_QKEY);
+    ud_qp_to_rts(h, gsi.num, 0x80010000u);
+    h_qp_to_rts(h, umr.num);
+    add_qp(w, "ud", &ud, MLX5_QP_ST_UD, 0, true);
+    add_qp(w, "gsi", &gsi, MLX5_QP_ST_QP1, 0, true);
+    add_qp(w, "umr", &umr, MLX5_QP_ST_REG_UMR, 0, false);
+}
+
+/* The Ethernet function as mlx5e makes it, reduced: an SQ, an RQ behind a
+ * direct TIR, and a root table whose one entry sends everything there. */
+static void world_eth(FuzzWorld *w)
+{
+    Harness *h = w->e->h;
+    HRing sq, rq;
+    uint32_t tir, ft, fg;
+    HCmd *c;
+
+    w->eth_cq = h_create_cq(h, h->comp_eq.num, 4);
+    sq = h_create_sq(h, w->eth_cq.num, 4);
+    h_modify_sq(h, sq.num, ST_RST, ST_RDY);
+    rq = h_create_rq(h, w->eth_cq.num, 4);
+    h_modify_rq(h, rq.num, ST_RST, ST_RDY);
+    tir = h_create_tir_direct(h, rq.num);
+    ft = h_create_flow_table(h, 4, 0);
+    fg = h_create_flow_group(h, ft, 0, 7);
+    h_ok_free(h, h_fte_cmd(0, ft, fg, 0, FT_ACTION_FWD, FT_DEST_TIR, tir, 1));
+    c = hcmd_new(OP_SET_FLOW_TABLE_ROOT, 0);
+    IN_SET(c, set_flow_table_root_in, table_id, ft);
+    h_ok_free(h, c);
+    add_queue(w, "eth-sq", FUZZ_Q_SEND, sq);
+    for (rq.ci = 0; rq.ci < 8; rq.ci++) {
+        h_data_seg(h_gpa(h, rq.gpa + (uint64_t)rq.ci * rq.stride), 2048, w->e->key,
+                   ETH_BUF + rq.ci * 2048u);
+    }
+    h_put32(h, rq.dbr, rq.ci);
+    add_queue(w, "eth-rq", FUZZ_Q_RECV, rq);
+}
+
+/* Keys: all RAM; all RAM and the 1 MiB below it (the BAR0 window in
+ * FUZZ_REENTER, no memory otherwise); a key that names nothing. */
+static void world_keys(FuzzWorld *w)
+{
+    Harness *h = w->e->h;
+
+    w->key[0] = (FuzzKey) { w->e->key, GUEST_BASE, GUEST_SIZE };
+    w->key[1] = (FuzzKey) { all_rights_key_over(h, 0, GUEST_BASE + GUEST_SIZE), 0,
+                            GUEST_BASE + GUEST_SIZE };
+    w->key[2] = (FuzzKey) { 0x00abcd5a, GUEST_BASE, GUEST_SIZE };
+}
+
+/* a's requester waits for answers: a SEND of three packets, an RDMA READ
+ * and a FETCH_AND_ADD went out (and were lost). */
+static void world_traffic(FuzzWorld *w)
+{
+    RcEnv *e = w->e;
+
+    fill(e, 4096);
+    post_send_on(e->h, &e->a, e->key, MLX5_OPCODE_SEND, 3000, 0, 0);
+    post_send_on(e->h, &e->a, e->key, MLX5_OPCODE_RDMA_READ, 2000, B_BUF + 0x80000, e->key);
+    post_atomic_on(e->h, &e->a, e->key, MLX5_OPCODE_ATOMIC_FA, B_BUF + 0x90000, 1, 0);
+    w->sq[0].ring = e->a;               /* its producer counter moved */
+}
+
+static void world_regions(FuzzWorld *w)
+{
+    Harness *h = w->e->h;
+
+    for (unsigned i = 0; i < FUZZ_NCQS; i++) {
+        add_region(w, "cq", w->cq[i]->gpa, (uint64_t)w->cq[i]->stride << w->cq[i]->log_size);
+        add_region(w, "cq-dbr", w->cq[i]->dbr, 64);
+    }
+    add_region(w, "async-eq", h->async_eq.gpa, (uint64_t)MLX5_EQE_BYTES << 6);
+    add_region(w, "comp-eq", h->comp_eq.gpa, (uint64_t)MLX5_EQE_BYTES << 6);
+    add_region(w, "cmdq", h->cmdq, PAGE);
+    add_region(w, "mailboxes", w->mbox, FUZZ_MBOX_BYTES);
+    add_region(w, "a-buf", A_BUF, 1u << 20);
+    add_region(w, "b-buf", B_BUF, 1u << 20);
+    add_region(w, "ram", GUEST_BASE, GUEST_SIZE);
+}
+
+FuzzWorld *fuzz_world_new(FuzzMode mode)
+{
+    FuzzWorld *w = g_new0(FuzzWorld, 1);
+
+    w->f = fuzz_dev_new(mode);
+    w->e = env_create_on(w->f->h, MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    w->cq[0] = &w->e->scq;
+    w->cq[1] = &w->e->rcq;
+    w->cq[2] = &w->eth_cq;
+    memcpy(w->mac, (uint8_t[]){ 0x02, 0, 0, 0, 0, 0x01 }, 6);
+    gid_set_v4(w->gid, MY_GID_V4);
+    w->mbox = h_alloc(w->e->h, FUZZ_MBOX_BYTES, PAGE);
+    world_rc(w);
+    world_xrc(w);
+    world_datagram(w);
+    world_eth(w);
+    world_keys(w);
+    world_traffic(w);
+    world_regions(w);
+    fuzz_dev_setup_done(w->f);
+    return w;
+}
+
+void fuzz_world_free(FuzzWorld *w)
+{
+    fuzz_dev_free(w->f);                /* the harness and device with it */
+    g_free(w->e);
+    g_free(w);
+}
