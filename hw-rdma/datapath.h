@@ -87,6 +87,7 @@ typedef enum {
     MLX5_DEFER_RC_SEND,         /* RC requester: packets the window allows (QPN) */
     MLX5_DEFER_RC_RESPOND,      /* RC responder: READ responses, held requests (QPN) */
     MLX5_DEFER_QP_FLUSH,        /* a QP in ERR: WQEs still to flush (QPN) */
+    MLX5_DEFER_SQ_FLUSH,        /* an SQ in ERR: WQEs still to flush (SQN) */
     MLX5_DEFER__COUNT
 } Mlx5DeferKind;
 void mlx5_slice_open(Mlx5DataPath *dp);
@@ -183,6 +184,7 @@ void mlx5_sq_resume(Mlx5DataPath *dp, uint32_t sqn);
 /* A QP's send queue in ERR: complete its posted WQEs with WR_FLUSH_ERR;
  * how many. */
 unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq);
+void mlx5_sq_flush_resume(Mlx5DataPath *dp, uint32_t sqn);
 /* A send WQE's completion (PRM "Completion Queue Entry", requester CQE).
  * The only writer of requester CQEs: Ethernet sends, QP sends and their
  * flushes, the RC completer. */

@@ -155,13 +155,13 @@ uint8_t mlx5_eth_send(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendW
         return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
     }
     eth_offloads(w, frame, len, &off);
-    /* Each segment is a frame the link carries: an MSS of 1 would make one
-     * 64 KiB WQE tens of thousands of them.  Linux TCP never goes below
-     * 48 (tcp_min_snd_mss) and mlx5e asks for the path's MSS (1448 on a
-     * 1500-byte MTU); the device takes no less than 64, at most 1024
-     * segments a WQE. */
-    if (w->opcode == MLX5_OPCODE_LSO && off.mss < MLX5_LSO_MIN_MSS) {
-        *why = "LSO with an MSS below 64";
+    /* LSO without an MSS cannot be segmented.  No other floor: Linux TCP
+     * sends an MSS as low as tcp_min_snd_mss (48) less its options (36 with
+     * timestamps is seen after a reload), and a ConnectX takes any.  A WQE
+     * carries at most 64 KiB, so one WQE is at most that many frames; each
+     * is charged to the entry point's slice (eth_count). */
+    if (w->opcode == MLX5_OPCODE_LSO && off.mss == 0) {
+        *why = "LSO with an MSS of 0";
         return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
     }
     mlx5emu_trace_sq_send(sq->num, w->index, (unsigned)len, off.mss,

@@ -59,6 +59,8 @@ static void sq_complete_wqe(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx
     mlx5_sq_complete(dp, sq, &c);
 }
 
+static void sq_flush_eth(Mlx5DataPath *dp, Mlx5SendQueue *sq);
+
 static void sq_error(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
                      uint8_t syndrome, const char *why)
 {
@@ -68,6 +70,8 @@ static void sq_error(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
     sq->state = MLX5_RQC_STATE_ERR;
     if (sq->qp) {
         mlx5_qp_send_error(dp->fw, sq->qp);
+    } else {
+        sq_flush_eth(dp, sq);
     }
 }
 
@@ -270,6 +274,10 @@ void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_
         }
         return;
     }
+    if (sq->state == MLX5_RQC_STATE_ERR) {
+        sq_flush_eth(dp, sq);           /* posted to an SQ in ERR: flushed */
+        return;
+    }
     if (sq->state != MLX5_RQC_STATE_RDY) {
         return;                         /* RST and ERR queues do not execute */
     }
@@ -278,14 +286,18 @@ void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_
     }
 }
 
-/* Only a QP in ERR flushes (IBA 10.3.1); the others' SQER keeps posted
- * WQEs for the driver's recovery. */
+/* A queue in ERR completes what is posted with WR_FLUSH_ERR: a QP's send
+ * queue once the QP is in ERR (IBA 10.3.1; in SQE it keeps them for the
+ * driver's recovery), an SQ as soon as it is in ERR (mlx5e's
+ * mlx5e_tx_reporter_err_cqe_recover waits in mlx5e_wait_for_sq_flush until
+ * every posted WQE has completed before it moves the SQ ERR -> RST -> RDY). */
 unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq)
 {
+    bool in_err = sq->qp ? sq->qp->state == MLX5_QP_STATE_ERR : sq->state == MLX5_RQC_STATE_ERR;
     uint32_t posted;
     unsigned n = 0;
 
-    if (!sq->qp || sq->qp->state != MLX5_QP_STATE_ERR || !sq->ring.npas ||
+    if (!in_err || !sq->ring.npas ||
         !mlx5_dbr_posted(dp, sq->dbr_addr + 4, sq->hw_counter, &sq->ring, sq->num, &posted)) {
         return 0;
     }
@@ -303,4 +315,25 @@ unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq)
         n++;
     }
     return n;
+}
+
+/* An Ethernet SQ in ERR: flush, and go on from the timer if the slice ends
+ * first. */
+static void sq_flush_eth(Mlx5DataPath *dp, Mlx5SendQueue *sq)
+{
+    unsigned n = mlx5_sq_flush(dp, sq);
+
+    mlx5emu_trace_sq_flush(sq->num, n);
+    if (!mlx5_slice_left(dp)) {
+        mlx5_defer(dp, MLX5_DEFER_SQ_FLUSH, sq->num);
+    }
+}
+
+void mlx5_sq_flush_resume(Mlx5DataPath *dp, uint32_t sqn)
+{
+    Mlx5Sq *q = mlx5_sq_get(dp->fw, sqn);
+
+    if (q && q->sq.state == MLX5_RQC_STATE_ERR) {
+        sq_flush_eth(dp, &q->sq);
+    }
 }

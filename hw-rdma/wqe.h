@@ -115,8 +115,6 @@ enum {
 
 #define MLX5_MAX_WQE_BYTES 1024        /* max_wqe_sz_sq */
 #define MLX5_MAX_FRAME_BYTES (64u * 1024 + 256)
-/* The smallest MSS an LSO WQE may ask for (eth-tx.c). */
-#define MLX5_LSO_MIN_MSS 64
 
 /* The basic blocks a WQE of `ds` 16-byte units takes in its ring (at
  * least one: the device steps over a WQE of ds 0 too). */
