@@ -23,6 +23,7 @@ Prints "PASS/FAIL <check>: ..." (the data summary on node 0, each error case
 on its requester); exit 1 if anything failed on either guest.
 Environment: NODE, MY_IP, PEER_IP from scripts/vm; IBDEV (mlx5_0), GID_INDEX
 (default: the RoCE v2 GID of MY_IP), SEED (default 1), ROUNDS (default 200),
+DURATION (seconds: the rounds also stop once node 0 has run that long),
 ERRORS=0 (the data part only: for impaired links, where a lost NAK turns an
 error case into a retry timeout, as it would on a real lossy network).
 The guests agree over TCP port 5400 (node 0 listens); every wait is bounded.
@@ -475,6 +476,7 @@ class Check:
         self.dst = MR(self.pd, MR_SIZE, ACCESS_ALL)
         me = dict(seed=int(os.environ.get('SEED', '1')),
                   rounds=int(os.environ.get('ROUNDS', '200')),
+                  duration=float(os.environ.get('DURATION', '0')),
                   gid=self.gid, qpn=self.qp.qp_num, psn=self.psn_rng.getrandbits(24),
                   src=[self.src.buf, self.src.rkey], dst=[self.dst.buf, self.dst.rkey],
                   inline=inline, atomics=self.atomics)
@@ -482,7 +484,7 @@ class Check:
         self.remote = self.peer.recv('hello')
         # node 0's seed and rounds rule, should the two environments differ
         boss = me if self.node == 0 else self.remote
-        self.seed, self.rounds = boss['seed'], boss['rounds']
+        self.seed, self.rounds, self.duration = boss['seed'], boss['rounds'], boss['duration']
         self.max_inline = min(inline, self.remote['inline'])
         self.use_atomics = self.atomics and self.remote['atomics']
         connect(self.qp, self.gidx, self.remote, me['psn'])
@@ -505,6 +507,8 @@ class Check:
         fails0 = self.fails
         dead = False
         for rnd in range(self.rounds):
+            if self.duration and rnd % 50 == 0 and self.time_is_up(t0):
+                break
             o = gen_op(rng, rnd, self.max_inline, self.use_atomics)
             data = pool[o.pool:o.pool + o.size] if o.kind not in ATOMIC_OPS else None
             if o.req == self.node:
@@ -533,6 +537,15 @@ class Check:
                 f'{f", {mine + theirs} failures" if verdict == "FAIL" else ""}; {secs:.0f} s)')
         for o in (self.qp, self.scq, self.rcq, self.src, self.dst):
             o.close()
+
+    def time_is_up(self, t0):
+        """With DURATION: node 0's clock says when the rounds stop, every 50
+        rounds; node 1 hears it."""
+        if self.node == 0:
+            stop = time.monotonic() - t0 >= self.duration
+            self.peer.send('go', stop=stop)
+            return stop
+        return self.peer.recv('go')['stop']
 
     def active(self, o, data):
         """Requester side of round o: post, complete, check what came back.

@@ -80,7 +80,11 @@ static uint32_t resend_psn(Mlx5QpTransport *t)
  * or a response for a later PSN: SEND and WRITE WQEs ending there
  * complete.  A READ or atomic is completed only by its own responses; an
  * explicit ACK past its first PSN means they were lost (IBA 9.7.5.1.3),
- * and *lost is set.  False if `psn` was never sent (stale or bogus).
+ * and *lost is set.  False if `psn` was never sent (stale or bogus): not
+ * merely taken by a WQE that started (sq_psn), but on a packet that went
+ * out (sent_psn) - else an ACK forged or misdirected within a long
+ * message's PSNs completed it with packets never sent (IBA 9.7.5.1.5: an
+ * ACK beyond what was sent is a ghost and dropped).
  */
 static bool ack_upto(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t psn, bool *advanced,
                      bool *lost)
@@ -88,7 +92,7 @@ static bool ack_upto(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t psn, bool *a
     Mlx5Requester *req = &t->req;
     Mlx5RcWqe *r;
 
-    if (!psn_before(psn, req->sq_psn)) {
+    if (!psn_before(psn, req->sent_psn)) {
         return false;
     }
     if (!psn_before(psn, req->una_psn)) {
@@ -179,6 +183,10 @@ static void on_acknowledge(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RoceP
         mlx5emu_trace_rc_rx_drop("NAK for a PSN already acknowledged");
         return;
     }
+    if (kind != AETH_KIND_ACK && !psn_before(p->psn, t->req.sent_psn)) {
+        mlx5emu_trace_rc_rx_drop("NAK for a PSN not sent");
+        return;
+    }
     if (!ack_upto(dp, t, upto, &advanced, &lost)) {
         mlx5emu_trace_rc_rx_drop("ACK for a PSN not sent");
         return;
@@ -210,12 +218,18 @@ static void on_acknowledge(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RoceP
 }
 
 /* The oldest WQE, if it is the READ or atomic that response `psn`
- * belongs to, after the SEND and WRITE WQEs before it completed. */
+ * belongs to, after the SEND and WRITE WQEs before it completed (a
+ * response implies the ACK of what precedes it, IBA 9.7.5.1.6).  A PSN no
+ * request went out with implies nothing: a ghost READ response or atomic
+ * ACK completed the WRITEs ahead of it, packets never sent included. */
 static Mlx5RcWqe *response_wqe(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t psn,
                                bool *advanced)
 {
     Mlx5RcWqe *r;
 
+    if (!psn_before(psn, t->req.sent_psn)) {
+        return NULL;
+    }
     while ((r = oldest(t)) && r->started && psn_before(r->last_psn, psn) &&
            !mlx5_rc_is_read_or_atomic(r->opcode)) {
         complete_oldest(dp, t);

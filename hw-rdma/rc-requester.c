@@ -82,6 +82,15 @@ static uint8_t pkt_opcode(uint8_t wqe_op, bool first, bool last)
          : MLX5_ROCE_RDMA_WRITE_MIDDLE;
 }
 
+/* A packet went out with `last` (a READ request: the last PSN its responses
+ * take); ACKs and NAKs may name no later PSN (rc-completer.c ack_upto). */
+static void note_sent(Mlx5Requester *req, uint32_t last)
+{
+    if (!psn_before(last, req->sent_psn)) {
+        req->sent_psn = psn_add(last, 1);
+    }
+}
+
 /* SEND / RDMA WRITE packets from r->next_psn on, while the window has
  * room and the slice lasts (sched.c: the rest goes on from the timer).  An
  * ACK is asked for on the last packet and on every RC_ACKREQ_EVERY-th, so
@@ -124,6 +133,7 @@ static Mlx5SglStatus send_message(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWq
             p->reth.dma_len = r->len;
         }
         mlx5_roce_send_frame(dp, t, p, buf, len);
+        note_sent(&t->req, r->next_psn);
         r->next_psn = psn_add(r->next_psn, 1);
     }
     return MLX5_SGL_OK;
@@ -155,6 +165,7 @@ static void send_rd_atomic(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWqe *r,
         p->atomic_eth.compare = prm_be64(aseg + WQE_ATOMIC_COMPARE);
     }
     mlx5_roce_send_frame(dp, t, p, NULL, 0);
+    note_sent(&t->req, r->last_psn);
     r->next_psn = psn_add(r->last_psn, 1);
 }
 

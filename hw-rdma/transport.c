@@ -83,7 +83,7 @@ static void transport_seed_requester(Mlx5QpTransport *t, unsigned from)
     Mlx5Requester *req = &t->req;
 
     if (from == MLX5_QP_STATE_RTR) {
-        req->sq_psn = req->una_psn = PRM_GET(qpc, next_send_psn, t->qp->qpc);
+        req->sq_psn = req->sent_psn = req->una_psn = PRM_GET(qpc, next_send_psn, t->qp->qpc);
     }
     req->retry_left = PRM_GET(qpc, retry_count, t->qp->qpc);
     req->rnr_left = PRM_GET(qpc, rnr_retry, t->qp->qpc);

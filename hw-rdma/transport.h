@@ -91,7 +91,8 @@ typedef enum { MLX5_RC_TIMER_OFF, MLX5_RC_TIMER_ACK, MLX5_RC_TIMER_RNR } Mlx5RcT
 /* Requester and completer (rc-requester.c, rc-completer.c; a UD QP uses
  * sq_psn only). */
 typedef struct Mlx5Requester {
-    uint32_t sq_psn;            /* next new PSN */
+    uint32_t sq_psn;            /* next new PSN (a WQE takes all of its PSNs when it starts) */
+    uint32_t sent_psn;          /* one past the highest PSN a packet went out with */
     uint32_t una_psn;           /* oldest PSN not yet acknowledged */
     GArray *wqes;               /* Mlx5RcWqe, oldest first */
     uint32_t copied;            /* bytes their copies hold (mlx5_rc_copies_max) */
