@@ -15,6 +15,10 @@
 # the host is done, then takes its configuration down.  Each step is bounded
 # by timeout; NVME_STEP_TIMEOUT (default 60 s) for the nvme commands,
 # NVME_IO_TIMEOUT (default 120 + 4 s/MiB) for each fio/dd pass.
+# NVME_FLAP=S (scripts/faults flap): one more fio write-and-verify pass on
+# the host while its own link goes down for S seconds and up again
+# ($MONITOR set_link); nvme-rdma may recover and reconnect meanwhile, but
+# fio must finish with no error and every block verified.
 # Prints "PASS/FAIL <step>"; exit 1 if one failed.
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
@@ -148,6 +152,19 @@ fio_check() {
         tail -15 /tmp/fio.out
     fi
 }
+# fio_under_flap: fio_check while the link goes down for NVME_FLAP seconds,
+# 10 s into the pass; the kernel's recovery lines are reported, not failed.
+fio_under_flap() {
+    local before after
+    before=$(dmesg | grep -cE 'nvme.*(error recovery|reconnect|Successfully)')
+    ( sleep 10; $MONITOR set_link n0 off >/dev/null; sleep "$NVME_FLAP"
+      $MONITOR set_link n0 on >/dev/null ) &
+    fio_check "fio-verify-under-flap (link down ${NVME_FLAP} s)"
+    wait
+    after=$(dmesg | grep -cE 'nvme.*(error recovery|reconnect|Successfully)')
+    echo "  recovery lines in dmesg meanwhile: $((after - before))"
+}
+
 region_sum() { # the dd region's sha256 as read back from $dev
     timeout "$IO_T" dd if="$dev" bs=1M skip="$MIB" count="$DD_MIB" iflag=direct status=none |
         sha256sum | cut -d' ' -f1
@@ -168,6 +185,7 @@ host() {
     fi
     connect connect || return 1
     fio_check fio-write-verify-crc32c
+    [ -z "${NVME_FLAP:-}" ] || fio_under_flap
     head -c $((DD_MIB << 20)) /dev/urandom >/tmp/rand
     want=$(sha256sum </tmp/rand | cut -d' ' -f1)
     if timeout "$IO_T" dd if=/tmp/rand of="$dev" bs=1M seek="$MIB" oflag=direct conv=fsync status=none; then
@@ -203,5 +221,9 @@ else
     nvme_dev >/dev/null && timeout "$T" nvme disconnect -n "$NQN" >/dev/null 2>&1
     "$G/peer-sync" nvme-host-done 120 || fail sync nvme-host-done
 fi
-dmesg_check 'nvme.*(error|fail|timed? ?out)|I/O error'
+if [ -n "${NVME_FLAP:-}" ]; then
+    dmesg_check 'I/O error|blk_update_request'     # recovery is expected, data errors are not
+else
+    dmesg_check 'nvme.*(error|fail|timed? ?out)|I/O error'
+fi
 exit $((fails > 0))
