@@ -155,14 +155,16 @@ fio_check() {
 # fio_under_flap: fio_check while the link goes down for NVME_FLAP seconds,
 # 10 s into the pass; the kernel's recovery lines are reported, not failed.
 fio_under_flap() {
-    local before after
+    local before after flips
     before=$(dmesg | grep -cE 'nvme.*(error recovery|reconnect|Successfully)')
+    flips=$(cat "/sys/class/net/$DEV/carrier_changes")
     ( sleep 10; $MONITOR set_link n0 off >/dev/null; sleep "$NVME_FLAP"
       $MONITOR set_link n0 on >/dev/null ) &
     fio_check "fio-verify-under-flap (link down ${NVME_FLAP} s)"
     wait
     after=$(dmesg | grep -cE 'nvme.*(error recovery|reconnect|Successfully)')
-    echo "  recovery lines in dmesg meanwhile: $((after - before))"
+    flips=$(($(cat "/sys/class/net/$DEV/carrier_changes") - flips))
+    echo "  meanwhile: $flips carrier changes, $((after - before)) nvme recovery lines in dmesg"
 }
 
 region_sum() { # the dd region's sha256 as read back from $dev

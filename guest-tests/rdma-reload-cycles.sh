@@ -39,10 +39,10 @@ cycle() {
     netdev_up "$MY_IP" >/dev/null || { echo "no netdev with $MY_IP"; return 1; }
     gid=$(gid_of_ip) || { echo "no RoCE v2 GID for $MY_IP"; return 1; }
     timeout 60 ibv_rc_pingpong -d "$IBDEV" -g "$gid" -n 100 >/tmp/pp-srv.out 2>&1 &
-    sleep 0.5
+    sleep 1
     if ! timeout 60 ibv_rc_pingpong -d "$IBDEV" -g "$gid" -n 100 "$MY_IP" >/tmp/pp-cli.out 2>&1 ||
             ! wait $!; then
-        echo "ibv_rc_pingpong: $(tail -1 /tmp/pp-srv.out /tmp/pp-cli.out | tr '\n' ' ')"
+        echo "ibv_rc_pingpong: $(cat /tmp/pp-srv.out /tmp/pp-cli.out | tail -n 4 | tr '\n' ' ')"
         return 1
     fi
 }
