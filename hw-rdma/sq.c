@@ -59,7 +59,7 @@ static void sq_complete_wqe(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx
     mlx5_sq_complete(dp, sq, &c);
 }
 
-static void sq_flush_eth(Mlx5DataPath *dp, Mlx5SendQueue *sq);
+static void sq_flush_posted(Mlx5DataPath *dp, Mlx5SendQueue *sq);
 
 static void sq_error(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
                      uint8_t syndrome, const char *why)
@@ -71,7 +71,7 @@ static void sq_error(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
     if (sq->qp) {
         mlx5_qp_send_error(dp->fw, sq->qp);
     } else {
-        sq_flush_eth(dp, sq);
+        sq_flush_posted(dp, sq);
     }
 }
 
@@ -267,15 +267,8 @@ void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_
         return;
     }
     mlx5emu_trace_sq_doorbell(sqn, wqe_counter, sq->state);
-    if (sq->state == MLX5_RQC_STATE_ERR && sq->qp) {
-        mlx5_sq_flush(dp, sq);          /* posted to a QP in ERR: flushed */
-        if (!mlx5_slice_left(dp)) {
-            mlx5_defer(dp, MLX5_DEFER_QP_FLUSH, sq->num);
-        }
-        return;
-    }
     if (sq->state == MLX5_RQC_STATE_ERR) {
-        sq_flush_eth(dp, sq);           /* posted to an SQ in ERR: flushed */
+        sq_flush_posted(dp, sq);        /* posted to a queue in ERR: flushed */
         return;
     }
     if (sq->state != MLX5_RQC_STATE_RDY) {
@@ -317,15 +310,16 @@ unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq)
     return n;
 }
 
-/* An Ethernet SQ in ERR: flush, and go on from the timer if the slice ends
- * first. */
-static void sq_flush_eth(Mlx5DataPath *dp, Mlx5SendQueue *sq)
+/* A send queue in ERR: flush what is posted, and go on from the timer if
+ * the slice ends first (a QP's flush also takes its RQ and RC state along,
+ * transport.c mlx5_qp_flush_resume). */
+static void sq_flush_posted(Mlx5DataPath *dp, Mlx5SendQueue *sq)
 {
     unsigned n = mlx5_sq_flush(dp, sq);
 
     mlx5emu_trace_sq_flush(sq->num, n);
     if (!mlx5_slice_left(dp)) {
-        mlx5_defer(dp, MLX5_DEFER_SQ_FLUSH, sq->num);
+        mlx5_defer(dp, sq->qp ? MLX5_DEFER_QP_FLUSH : MLX5_DEFER_SQ_FLUSH, sq->num);
     }
 }
 
@@ -334,6 +328,6 @@ void mlx5_sq_flush_resume(Mlx5DataPath *dp, uint32_t sqn)
     Mlx5Sq *q = mlx5_sq_get(dp->fw, sqn);
 
     if (q && q->sq.state == MLX5_RQC_STATE_ERR) {
-        sq_flush_eth(dp, &q->sq);
+        sq_flush_posted(dp, &q->sq);
     }
 }
