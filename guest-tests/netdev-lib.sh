@@ -19,3 +19,20 @@ netdev_up() {
     done
     return 1
 }
+
+# gid_of_ip IP: the index of IP's RoCE v2 GID on $IBDEV's port 1 once the
+# port has it (after a reload mlx5_ib adds it as the address comes back);
+# waits up to 10 s, returns 1 if it never came.
+gid_of_ip() {
+    local v4gid i _
+    v4gid=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${1//./ })
+    for _ in $(seq 100); do
+        for i in $(seq 0 15); do
+            [ "$(cat "/sys/class/infiniband/$IBDEV/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
+                [ "$(cat "/sys/class/infiniband/$IBDEV/ports/1/gids/$i")" = "$v4gid" ] &&
+                { echo "$i"; return 0; }
+        done
+        sleep 0.1
+    done
+    return 1
+}

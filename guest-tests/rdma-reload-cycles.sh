@@ -15,21 +15,8 @@ IBDEV=${IBDEV:-mlx5_0}
 # shellcheck source=guest-tests/check-lib.sh
 . "$G/check-lib.sh"                    # fails, pass, fail, dmesg_check
 # shellcheck source=guest-tests/netdev-lib.sh
-. "$G/netdev-lib.sh"                   # netdev_up
+. "$G/netdev-lib.sh"                   # netdev_up, gid_of_ip
 [ -n "${MY_IP:-}" ] || { echo "FAIL setup: no address"; exit 1; }
-v4gid=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${MY_IP//./ })
-gid_of_ip() {       # the RoCE v2 GID index of MY_IP once the port has it
-    local i _
-    for _ in $(seq 100); do
-        for i in $(seq 0 15); do
-            [ "$(cat "/sys/class/infiniband/$IBDEV/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
-                [ "$(cat "/sys/class/infiniband/$IBDEV/ports/1/gids/$i")" = "$v4gid" ] &&
-                { echo "$i"; return 0; }
-        done
-        sleep 0.1
-    done
-    return 1
-}
 
 # cycle N: one reload and the traffic after it; the reason on failure.
 cycle() {
@@ -37,7 +24,7 @@ cycle() {
     timeout 60 modprobe -r mlx5_ib mlx5_core || { echo "unload failed"; return 1; }
     timeout 60 modprobe mlx5_core && timeout 60 modprobe mlx5_ib || { echo "load failed"; return 1; }
     netdev_up "$MY_IP" >/dev/null || { echo "no netdev with $MY_IP"; return 1; }
-    gid=$(gid_of_ip) || { echo "no RoCE v2 GID for $MY_IP"; return 1; }
+    gid=$(gid_of_ip "$MY_IP") || { echo "no RoCE v2 GID for $MY_IP"; return 1; }
     timeout 60 ibv_rc_pingpong -d "$IBDEV" -g "$gid" -n 100 >/tmp/pp-srv.out 2>&1 &
     sleep 1
     if ! timeout 60 ibv_rc_pingpong -d "$IBDEV" -g "$gid" -n 100 "$MY_IP" >/tmp/pp-cli.out 2>&1 ||

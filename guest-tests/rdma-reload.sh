@@ -15,19 +15,6 @@ set -u
 # shellcheck source=guest-tests/netdev-lib.sh
 . "$G/netdev-lib.sh"
 SERVER=1
-v4gid=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${MY_IP//./ })
-gid_of_ip() {       # the RoCE v2 GID index of MY_IP once the port has it
-    local i _
-    for _ in $(seq 100); do
-        for i in $(seq 0 15); do
-            [ "$(cat "/sys/class/infiniband/$IBDEV/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
-                [ "$(cat "/sys/class/infiniband/$IBDEV/ports/1/gids/$i")" = "$v4gid" ] &&
-                { echo "$i"; return 0; }
-        done
-        sleep 0.1
-    done
-    return 1
-}
 
 for n in $(seq "${CYCLES:-10}"); do
     port=$((19500 + 2 * n)) t1=
@@ -44,7 +31,7 @@ for n in $(seq "${CYCLES:-10}"); do
             kill -0 "$app" 2>/dev/null && after="was still running" || after="had ended"
         fi
         if [ -n "${t1:-}" ] && modprobe mlx5_core && modprobe mlx5_ib &&
-            netdev_up "$MY_IP" && GID=$(gid_of_ip); then
+            netdev_up "$MY_IP" && GID=$(gid_of_ip "$MY_IP"); then
             wait "$app"; rc=$?
             if [ "$running" = yes ]; then
                 took=$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")
