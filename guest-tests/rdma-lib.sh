@@ -7,6 +7,8 @@ G=/mlx5emu/guest-tests
 IBDEV=${IBDEV:-mlx5_0}
 # shellcheck source=guest-tests/check-lib.sh
 . "$G/check-lib.sh"                    # fails=0, pass, fail, dmesg_check
+# shellcheck source=guest-tests/ready-lib.sh
+. "$G/ready-lib.sh"                    # wait_server_ready
 
 [ -n "${PEER_IP:-}" ] || { echo "FAIL setup: needs --nodes 2"; exit 1; }
 GID=${GID_INDEX:-}
@@ -14,20 +16,19 @@ GID=${GID_INDEX:-}
 
 # pair_run TAG TIMEOUT CMD...: node $SERVER (default 0) runs CMD as the
 # server, the other node runs CMD $PEER_IP as the client once the server
-# listens; both return CMD's status (output in /tmp/pair.out) and meet
-# again afterwards.
+# is ready (wait_server_ready); both return CMD's status (output in
+# /tmp/pair.out) and meet again afterwards.
 pair_run() {
     local tag=$1 t=$2 pid rc
     shift 2
     if [ "$NODE" = "${SERVER:-0}" ]; then
         timeout "$t" "$@" >/tmp/pair.out 2>&1 &
         pid=$!
-        sleep 0.5
+        wait_server_ready "$pid" || true
         "$G/peer-sync" "$tag" 60 || true
         wait "$pid"; rc=$?
     else
         "$G/peer-sync" "$tag" 60 || true
-        sleep 0.5
         timeout "$t" "$@" "$PEER_IP" >/tmp/pair.out 2>&1; rc=$?
     fi
     "$G/peer-sync" "$tag-done" $((t + 30)) || true
@@ -44,6 +45,6 @@ pair_check() {
     if [ $rc = 0 ]; then
         pass "$name: $(grep -E "$pat" /tmp/pair.out | tail -1 | tr -s ' ')"
     else
-        fail "$name" "status $rc: $(tail -3 /tmp/pair.out | tr '\n' ' ')"
+        fail "$name" "status $rc: $(tail -6 /tmp/pair.out | tr '\n' ' ')"
     fi
 }

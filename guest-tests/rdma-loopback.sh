@@ -9,6 +9,8 @@ set -u
 G=/mlx5emu/guest-tests
 # shellcheck source=guest-tests/check-lib.sh
 . "$G/check-lib.sh"
+# shellcheck source=guest-tests/ready-lib.sh
+. "$G/ready-lib.sh"                    # wait_server_ready
 [ -n "${MY_IP:-}" ] && [ -n "${GID_INDEX:-}" ] || { echo "FAIL setup: no address or GID"; exit 1; }
 chk=; ibv_rc_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
 
@@ -21,7 +23,7 @@ local_pair() {
     shift
     cli=("$@")
     timeout 120 "${srv[@]}" >/tmp/lb-srv.out 2>&1 &
-    sleep 1
+    wait_server_ready $! || true
     timeout 120 "${cli[@]}" >/tmp/lb-cli.out 2>&1; rc=$?
     wait $! || rc=1
     if [ $rc = 0 ]; then

@@ -10,6 +10,8 @@ set -u
 G=/mlx5emu/guest-tests
 # shellcheck source=guest-tests/check-lib.sh
 . "$G/check-lib.sh"
+# shellcheck source=guest-tests/ready-lib.sh
+. "$G/ready-lib.sh"                    # wait_server_ready
 count=${1:-200}
 read -r -a ips <<<"$NODE_IPS"
 [ "${#ips[@]}" -ge 2 ] || { echo "FAIL setup: needs --nodes 2 or more"; exit 1; }
@@ -26,7 +28,7 @@ for ((j = NODE + 1; j < NODES; j++)); do
     rping -s -a "$MY_IP" -p "$(port "$NODE" "$j")" -v -V -C "$count" >"/tmp/rping-srv-$j.out" 2>&1 &
     pids+=($!) names+=("rping-node$NODE-serves-node$j")
 done
-sleep 1
+for p in "${pids[@]}"; do wait_server_ready "$p" || true; done
 "$G/peer-sync" mesh-servers 120 || fail sync "mesh-servers"
 for ((i = 0; i < NODE; i++)); do
     rping -c -a "${ips[i]}" -p "$(port "$i" "$NODE")" -v -V -C "$count" >"/tmp/rping-cli-$i.out" 2>&1 &

@@ -16,6 +16,8 @@ IBDEV=${IBDEV:-mlx5_0}
 . "$G/check-lib.sh"                    # fails, pass, fail, dmesg_check
 # shellcheck source=guest-tests/netdev-lib.sh
 . "$G/netdev-lib.sh"                   # netdev_up, gid_of_ip
+# shellcheck source=guest-tests/ready-lib.sh
+. "$G/ready-lib.sh"                    # wait_server_ready
 [ -n "${MY_IP:-}" ] || { echo "FAIL setup: no address"; exit 1; }
 
 # cycle N: one reload and the traffic after it; the reason on failure.
@@ -26,7 +28,7 @@ cycle() {
     netdev_up "$MY_IP" >/dev/null || { echo "no netdev with $MY_IP"; return 1; }
     gid=$(gid_of_ip "$MY_IP") || { echo "no RoCE v2 GID for $MY_IP"; return 1; }
     timeout 60 ibv_rc_pingpong -d "$IBDEV" -g "$gid" -n 100 >/tmp/pp-srv.out 2>&1 &
-    sleep 1
+    wait_server_ready $! || true
     if ! timeout 60 ibv_rc_pingpong -d "$IBDEV" -g "$gid" -n 100 "$MY_IP" >/tmp/pp-cli.out 2>&1 ||
             ! wait $!; then
         echo "ibv_rc_pingpong: $(cat /tmp/pp-srv.out /tmp/pp-cli.out | tail -n 4 | tr '\n' ' ')"

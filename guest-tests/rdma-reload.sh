@@ -20,7 +20,6 @@ for n in $(seq "${CYCLES:-10}"); do
     port=$((19500 + 2 * n)) t1=
     if [ "$NODE" = 0 ]; then
         "$G/peer-sync" "rl-$n" 120 || true
-        sleep 0.5
         timeout 60 ib_write_bw -d "$IBDEV" -x "$GID" -F -D 20 -p "$port" "$PEER_IP" >/tmp/app.out 2>&1 &
         app=$!
         sleep 3
@@ -46,8 +45,11 @@ for n in $(seq "${CYCLES:-10}"); do
         fi
         "$G/peer-sync" "rl-$n-done" 120 || true
     else
+        timeout 60 ib_write_bw -d "$IBDEV" -x "$GID" -F -D 20 -p "$port" >/tmp/app.out 2>&1 &
+        app=$!
+        wait_server_ready "$app" || true
         "$G/peer-sync" "rl-$n" 120 || true
-        timeout 60 ib_write_bw -d "$IBDEV" -x "$GID" -F -D 20 -p "$port" >/tmp/app.out 2>&1
+        wait "$app"
         "$G/peer-sync" "rl-$n-done" 120 || true
     fi
     if pair_run "rl-$n-after" 120 ib_write_bw -d "$IBDEV" -x "$GID" -F -n 200 -p $((port + 1)); then
