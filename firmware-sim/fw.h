@@ -232,6 +232,8 @@ typedef struct Mlx5SendQueue {
     uint64_t dbr_addr;
     Mlx5Ring ring;              /* 64-byte basic blocks */
     uint32_t hw_counter;        /* the next basic block the device executes */
+    uint32_t lso_sent;          /* payload bytes of the LSO WQE at hw_counter
+                                 * already on the wire (hw-rdma eth-tx.c) */
     uint32_t user_index;        /* its CQEs' srqn_uidx (CQE version 1) */
     uint32_t uar_page;          /* the UAR page its doorbells come through */
     Mlx5Qp *qp;                 /* the QP it belongs to; NULL: an Ethernet SQ */

@@ -294,7 +294,14 @@ unsigned cmd_modify_sq(Mlx5Fw *fw, Mlx5Cmd *c)
     unsigned st;
     Mlx5Sq *q = mlx5_cmd_find(c, mlx5_sq_get(fw, sqn), sqn, MLX5_SYND_BAD_ID, &st);
 
-    return q ? wq_modify_state(c, "SQ", &q->sq.state, &q->sq.hw_counter) : st;
+    if (!q) {
+        return st;
+    }
+    st = wq_modify_state(c, "SQ", &q->sq.state, &q->sq.hw_counter);
+    if (q->sq.state == MLX5_RQC_STATE_RST) {
+        q->sq.lso_sent = 0;             /* nothing is half sent */
+    }
+    return st;
 }
 
 unsigned cmd_modify_rq(Mlx5Fw *fw, Mlx5Cmd *c)

@@ -199,9 +199,12 @@ typedef struct Mlx5SendCompletion {
 void mlx5_sq_complete(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendCompletion *c);
 
 /* eth-tx.c: send the frame of an Ethernet SQ's SEND or LSO WQE; 0, or the
- * syndrome it fails with (*why says what). */
-uint8_t mlx5_eth_send(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendWqe *w,
-                      const char **why);
+ * syndrome it fails with (*why says what).  *done false: a large LSO went
+ * out only as far as the slice let it (sq->lso_sent); call again for the
+ * same WQE. */
+enum { MLX5_LSO_CHUNK_SEGS = 64 };      /* wire segments per LSO chunk */
+uint8_t mlx5_eth_send(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
+                      const char **why, bool *done);
 
 /* rx.c: steer one frame from the wire to an RQ.  Returns false (and sets
  * dp->rx_waiting) if `may_wait` and the RQ has no WQE yet: the caller keeps

@@ -165,34 +165,47 @@ static bool sq_exec_qp(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w
     return true;                            /* the completer writes its CQE */
 }
 
-static bool sq_exec(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w)
+/* What became of a WQE sq_exec ran. */
+typedef enum { SQ_WQE_DONE, SQ_WQE_FAILED, SQ_WQE_UNFINISHED } SqWqeRun;
+
+static SqWqeRun sq_exec_eth(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w)
 {
     const char *why = NULL;
     uint8_t syndrome;
+    bool done;
+
+    if (w->opcode != MLX5_OPCODE_SEND && w->opcode != MLX5_OPCODE_LSO) {
+        sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "opcode not supported");
+        return SQ_WQE_FAILED;
+    }
+    syndrome = mlx5_eth_send(dp, sq, w, &why, &done);
+    if (syndrome) {
+        sq_error(dp, sq, w, syndrome, why);
+        return SQ_WQE_FAILED;
+    }
+    if (!done) {
+        return SQ_WQE_UNFINISHED;
+    }
+    sq_complete_wqe(dp, sq, w, 0);
+    return SQ_WQE_DONE;
+}
+
+static SqWqeRun sq_exec(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w)
+{
 
     mlx5emu_trace_sq_wqe(sq->num, w->index, w->opcode, w->ds, w->fm_ce_se);
     if (w->ds == 0 || w->ds * MLX5_DS_BYTES > MLX5_MAX_WQE_BYTES) {
         sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "bad ds count");
-        return false;
+        return SQ_WQE_FAILED;
     }
     if (w->opcode == MLX5_OPCODE_NOP) {
         sq_complete_wqe(dp, sq, w, 0);
-        return true;
+        return SQ_WQE_DONE;
     }
     if (sq->qp) {
-        return sq_exec_qp(dp, sq, w);
+        return sq_exec_qp(dp, sq, w) ? SQ_WQE_DONE : SQ_WQE_FAILED;
     }
-    if (w->opcode != MLX5_OPCODE_SEND && w->opcode != MLX5_OPCODE_LSO) {
-        sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "opcode not supported");
-        return false;
-    }
-    syndrome = mlx5_eth_send(dp, sq, w, &why);
-    if (syndrome) {
-        sq_error(dp, sq, w, syndrome, why);
-        return false;
-    }
-    sq_complete_wqe(dp, sq, w, 0);
-    return true;
+    return sq_exec_eth(dp, sq, w);
 }
 
 /* The send queue a doorbell names: an Ethernet SQ's or a QP's. */
@@ -213,6 +226,7 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
 
     while ((uint16_t)sq->hw_counter != pc && sq->state == MLX5_RQC_STATE_RDY) {
         Mlx5SendWqe w;
+        SqWqeRun run;
 
         if (!mlx5_slice_left(dp)) {
             mlx5_defer(dp, MLX5_DEFER_SQ, sq->num);
@@ -234,9 +248,19 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
         }
         /* Fetched, the WQE is the device's: its completion, error or not,
          * is the only one it gets, and a flush its failure causes (the QP
-         * to ERR, here or later in its transport) starts after it. */
+         * to ERR, here or later in its transport) starts after it.  One
+         * that did not finish in this slice (a large LSO, eth-tx.c) is
+         * still the next: the counter stays on it until it does, and a
+         * flush meanwhile flushes it. */
         sq->hw_counter = (uint16_t)(sq->hw_counter + mlx5_wqe_blocks(w.ds));
-        if (!sq_exec(dp, sq, &w)) {
+        run = sq_exec(dp, sq, &w);
+        if (run == SQ_WQE_UNFINISHED) {
+            sq->hw_counter = w.index;
+            mlx5_defer(dp, MLX5_DEFER_SQ, sq->num);
+            return;
+        }
+        sq->lso_sent = 0;
+        if (run == SQ_WQE_FAILED) {
             return;
         }
     }
@@ -304,6 +328,7 @@ unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq)
         sq_complete_wqe(dp, sq, &w, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
         nbb = MIN(mlx5_wqe_blocks(w.ds), posted);
         sq->hw_counter = (uint16_t)(sq->hw_counter + nbb);
+        sq->lso_sent = 0;
         posted -= nbb;
         n++;
     }

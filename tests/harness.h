@@ -69,7 +69,8 @@ enum {
     IPV4_SADDR = 12, IPV4_DADDR = 16,
     IP_PROTO_TCP = 6, IP_PROTO_UDP = 17,
     UDP_HLEN = 8, UDP_SPORT = 0, UDP_DPORT = 2, UDP_LEN = 4, UDP_CHECK = 6,
-    TCP_DOFF = 12, TCP_CHECK = 16,     /* data offset: bits 7:4, in 32-bit words */
+    TCP_SEQ = 4, TCP_DOFF = 12, TCP_FLAGS = 13, TCP_CHECK = 16, /* data offset: bits 7:4, in 32-bit words */
+    IPV4_ID = 4,
 };
 
 typedef struct HCmd {

@@ -762,8 +762,9 @@ static void test_send_offload_flags(void)
 }
 
 /* An LSO WQE as mlx5e builds it: Ethernet + IPv4 + TCP headers (doff
- * 32-bit words) inline, `payload` bytes in one data segment. */
-static void send_lso(SqEnv *e, unsigned doff, uint32_t payload, uint16_t mss)
+ * 32-bit words) inline, `payload` bytes in one data segment; its inline
+ * headers (post_lso: not rung yet). */
+static uint8_t *post_lso(SqEnv *e, unsigned doff, uint32_t payload, uint16_t mss)
 {
     uint8_t *w = h_sq_wqe(e->h, &e->sq, MLX5_OPCODE_LSO, 7, CQ_UPDATE);
     uint8_t *eth = w + MLX5_DS_BYTES, *h = eth + WQE_ETH_INLINE_HDR;
@@ -773,6 +774,12 @@ static void send_lso(SqEnv *e, unsigned doff, uint32_t payload, uint16_t mss)
     eth[WQE_ETH_CS_FLAGS] = MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM;
     prm_put_be16(eth + WQE_ETH_INLINE_HDR_SZ, put_tcp4_headers(h, doff, payload));
     h_data_seg(d, payload, e->lkey, DATA_GPA);
+    return h;
+}
+
+static void send_lso(SqEnv *e, unsigned doff, uint32_t payload, uint16_t mss)
+{
+    post_lso(e, doff, payload, mss);
     h_sq_ring(e->h, &e->sq);
 }
 
@@ -816,6 +823,89 @@ static void test_lso_small_mss(void)
         g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_tx), ==, 360 / mss[i]);
         g_assert_cmpuint(h_nerrors(e->h), ==, 0);
     }
+}
+
+/* An LSO of more segments than a chunk (MSS 1: 64,000 of them) goes out
+ * as chunks of MLX5_LSO_CHUNK_SEGS segments, as far as each entry point's
+ * slice goes: the doorbell sends a slice's worth and no CQE, the timer the
+ * rest, then one CQE.  Each chunk carries the headers its first segment
+ * would (IPv4 ID + segments before it, sequence + bytes before it, FIN and
+ * PSH on the last only, CWR on the first only) and the payload follows on;
+ * the port counts every wire segment once. */
+static void test_lso_chunks_across_slices(void)
+{
+    enum { PAYLOAD = 64000, MSS = 1, STEP = MLX5_LSO_CHUNK_SEGS * MSS };
+    g_autoptr(SqEnv) e = env_new();
+    uint8_t *data = h_gpa(e->h, DATA_GPA);
+    uint8_t *h;
+    unsigned n_doorbell, calls;
+
+    h_port_up(e->h);
+    for (unsigned i = 0; i < PAYLOAD; i++) {
+        data[i] = (uint8_t)(i * 7 + i / 251);
+    }
+    h = post_lso(e, 5, PAYLOAD, MSS);
+    prm_put_be16(h + ETH_HLEN + IPV4_ID, 0xfff0);              /* wraps */
+    prm_put_be32(h + ETH_HLEN + IPV4_HLEN + TCP_SEQ, 0xffffff00);
+    h[ETH_HLEN + IPV4_HLEN + TCP_FLAGS] = 0x80 | 0x10 | 0x08 | 0x01; /* CWR ACK PSH FIN */
+    h_sq_doorbell(e->h, &e->sq);
+    n_doorbell = e->h->frames->len;
+    g_assert_cmpuint(n_doorbell, >=, 1);
+    g_assert_cmpuint(n_doorbell * MLX5_LSO_CHUNK_SEGS, <=, MLX5_SLICE_UNITS + MLX5_LSO_CHUNK_SEGS);
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    calls = h_run_due(e->h);
+    g_assert_cmpuint(calls, >=, PAYLOAD / STEP / (MLX5_SLICE_UNITS / MLX5_LSO_CHUNK_SEGS + 1));
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    g_assert_cmpuint(e->h->frames->len, ==, (PAYLOAD + STEP - 1) / STEP);
+    for (unsigned k = 0; k < e->h->frames->len; k++) {
+        gsize len;
+        const uint8_t *f = g_bytes_get_data(g_ptr_array_index(e->h->frames, k), &len);
+        const uint8_t *ip = f + ETH_HLEN, *tcp = ip + IPV4_HLEN;
+        unsigned at = k * STEP, n = MIN(STEP, PAYLOAD - at);
+        bool last = at + n == PAYLOAD;
+
+        g_assert_cmpuint(len, ==, ETH_HLEN + IPV4_HLEN + 20 + n);
+        g_assert_cmpuint(prm_be16(ip + IPV4_TOT_LEN), ==, IPV4_HLEN + 20 + n);
+        g_assert_cmphex(prm_be16(ip + IPV4_ID), ==, (uint16_t)(0xfff0 + at / MSS));
+        g_assert_cmphex(prm_be32(tcp + TCP_SEQ), ==, (uint32_t)(0xffffff00u + at));
+        g_assert_cmphex(tcp[TCP_FLAGS], ==, 0x10 | (k == 0 ? 0x80 : 0) | (last ? 0x09 : 0));
+        g_assert_cmpmem(tcp + 20, n, data + at, n);
+    }
+    g_assert_cmpuint(e->h->last_tx_offload.mss, ==, MSS);
+    g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_tx), ==, PAYLOAD / MSS);
+    g_assert_cmpuint(h_nerrors(e->h), ==, 0);
+}
+
+/* An SQ moved to ERR while an LSO is half out: nothing more is sent, the
+ * WQE completes once, flushed; after RST and RDY the next LSO starts from
+ * its first byte. */
+static void test_lso_half_out_then_err(void)
+{
+    enum { PAYLOAD = 20000, MSS = 2 };
+    g_autoptr(SqEnv) e = env_new();
+    unsigned sent;
+
+    h_port_up(e->h);
+    post_lso(e, 5, PAYLOAD, MSS);
+    h_sq_doorbell(e->h, &e->sq);
+    sent = e->h->frames->len;
+    g_assert_cmpuint(sent, >=, 1);
+    g_assert_cmphex(h_modify_sq(e->h, e->sq.num, ST_RDY, ST_ERR), ==, 0);
+    h_sq_ring(e->h, &e->sq);            /* a doorbell in ERR flushes (sq.c) */
+    g_assert_cmpuint(e->h->frames->len, ==, sent);
+    g_assert_cmphex(expect_cqe(e, MLX5_CQE_REQ_ERR, 0, e->sq.num)[CQE_ERR_SYNDROME], ==,
+                    MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+    g_assert_null(h_cq_next(e->h, &e->cq));
+    g_assert_cmphex(h_modify_sq(e->h, e->sq.num, ST_ERR, ST_RST), ==, 0);
+    g_assert_cmphex(h_modify_sq(e->h, e->sq.num, ST_RST, ST_RDY), ==, 0);
+    e->sq.ci = 0;
+    g_ptr_array_set_size(e->h->frames, 0);
+    send_lso(e, 5, PAYLOAD, MSS);
+    expect_cqe(e, MLX5_CQE_REQ, 0, e->sq.num);
+    g_assert_cmpuint(e->h->frames->len, ==, (PAYLOAD / MSS + MLX5_LSO_CHUNK_SEGS - 1) / MLX5_LSO_CHUNK_SEGS);
+    g_assert_cmphex(prm_be32(g_bytes_get_data(g_ptr_array_index(e->h->frames, 0), NULL) +
+                             ETH_HLEN + IPV4_HLEN + TCP_SEQ), ==, 0);
 }
 
 /* A TCP checksum 0xffff out of the platform's offload engine becomes the
@@ -1199,6 +1289,8 @@ int main(int argc, char **argv)
     g_test_add_func("/datapath/send-vlan-insert", test_send_vlan_insert);
     g_test_add_func("/datapath/lso-counts-wire-segments", test_lso_counts_wire_segments);
     g_test_add_func("/datapath/lso-small-mss", test_lso_small_mss);
+    g_test_add_func("/datapath/lso-chunks-across-slices", test_lso_chunks_across_slices);
+    g_test_add_func("/datapath/lso-half-out-then-err", test_lso_half_out_then_err);
     g_test_add_func("/datapath/moderation-rearm-keeps-one", test_moderation_rearm_keeps_one);
     g_test_add_func("/datapath/tx-finish-segment-checksum-zero",
                     test_tx_finish_segment_checksum_zero);
