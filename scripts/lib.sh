@@ -160,26 +160,56 @@ QEMU_CONFIGURE_ARGS=(
     --disable-rbd --disable-glusterfs --disable-libiscsi --disable-libnfs
 )
 
-# Build qemu-system-x86_64 with the device; echo the binary's path.
-qemu_build() {
+# qemu_build_variant SUFFIX TARGET [CONFIGURE_ARG...]: build TARGET of QEMU
+# with the device in the build dir qemu_build_dir names plus SUFFIX,
+# configured with QEMU_CONFIGURE_ARGS and the arguments given; echo its path.
+qemu_build_variant() {
     host_setup
-    local q b
+    local suffix=$1 target=$2 q b
+    shift 2
     q=$(qemu_source)
     qemu_link_project "$q"
-    b=$(qemu_build_dir "$q")
+    b=$(qemu_build_dir "$q")$suffix
     export CCACHE_DIR=${CCACHE_DIR:-$MLX5EMU_CACHE/ccache}
     mkdir -p "$b"
     if [ ! -f "$b/build.ninja" ]; then
         log "configuring QEMU ($q) in $b"
-        local args=("${QEMU_CONFIGURE_ARGS[@]}")
+        local args=("${QEMU_CONFIGURE_ARGS[@]}" "$@")
         (cd "$b" && "$q/configure" --python=/usr/bin/python3 "${args[@]}" >"$b/configure.log" 2>&1) \
             || { tail -30 "$b/configure.log" >&2; die "QEMU configure failed (log: $b/configure.log)"; }
     fi
-    log "building QEMU (ccache: $CCACHE_DIR)"
+    log "building QEMU's $target (ccache: $CCACHE_DIR)"
     # One build at a time per build dir (several runners may call this).
-    flock "$b/.build.lock" ninja -C "$b" qemu-system-x86_64 >"$b/build.log" 2>&1 \
+    (
+        flock 9
+        qemu_forget_other_checkout "$b"
+        ninja -C "$b" "$target"
+    ) 9>"$b/.build.lock" >"$b/build.log" 2>&1 \
         || { grep -B2 -A12 -m3 'error' "$b/build.log" >&2 || tail -40 "$b/build.log" >&2; die "QEMU build failed (log: $b/build.log)"; }
-    echo "$b/qemu-system-x86_64"
+    echo "$b/$target"
+}
+
+# qemu_forget_other_checkout BUILD_DIR: every checkout that uses this cache
+# (a CI clone, your tree) builds the device in the same QEMU build dir
+# through hw/mlx5's links, and ninja compares times: after another
+# checkout's build, a source edited here before it looks built.  So when
+# the checkout changes, the device's objects and generated trace files go.
+qemu_forget_other_checkout() {
+    local b=$1
+    [ "$(cat "$b/.mlx5emu-root" 2>/dev/null)" = "$MLX5EMU_ROOT" ] && return 0
+    find "$b" \( -name '*hw_mlx5_*' -o -name 'mlx5emu-trace*' -o -name 'trace-hw_mlx5*' \) \
+        -type f -delete
+    echo "$MLX5EMU_ROOT" >"$b/.mlx5emu-root"
+}
+
+# Build qemu-system-x86_64 with the device; echo the binary's path.
+qemu_build() { qemu_build_variant "" qemu-system-x86_64; }
+
+# QEMU's libFuzzer binary (docs/devel/testing/fuzzing.rst in QEMU's tree)
+# with the device, built by clang with ASan and UBSan; echo its path.
+qemu_fuzz_build() {
+    qemu_build_variant -fuzz qemu-fuzz-x86_64 --cc=clang --cxx=clang++ \
+        --enable-fuzzing --enable-asan --enable-ubsan
 }
 
 # --- guests -----------------------------------------------------------------
