@@ -35,6 +35,7 @@ exit 0.  Needs nothing outside Python's standard library.
 """
 import argparse
 import random
+import signal
 import socket
 import struct
 import time
@@ -250,9 +251,12 @@ def main():
     a = ap.parse_args()
     group, port = a.mcast.rsplit(':', 1)
     p = Peer(group, int(port), a.seed)
+    # SIGTERM (the guests' traffic ended first) stops it with its report.
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     t0 = time.monotonic()
     next_at = t0 + a.wait
-    while time.monotonic() - t0 < a.wait + a.time:
+    while time.monotonic() - t0 < a.wait + a.time and not stop:
         p.drain()
         now = time.monotonic()
         if now >= next_at:
