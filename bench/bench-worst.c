@@ -164,6 +164,52 @@ static void row_err_flush(unsigned log_rq, Stat *s)
     }
 }
 
+/* RC QPs of one-slot rings on e's CQs until the device refuses one (the
+ * host-memory budget or the caps' number of QPs) or there are `max`:
+ * how many.  They share the same bytes of guest RAM (the device does not
+ * mind). */
+static unsigned more_qps(RcEnv *e, unsigned max)
+{
+    Harness *h = e->h;
+    uint64_t brk = h->brk;
+    unsigned n = 0;
+
+    for (; n < max; n++) {
+        HRing q;
+        g_autoptr(HCmd) c = h_create_qp_cmd(h, &q, MLX5_QP_ST_RC, h->pd, e->scq.num,
+                                            e->rcq.num, h->uar, 0, 0);
+
+        h->brk = brk;
+        if (h_exec(h, c) != MLX5_CMD_STAT_OK) {
+            break;
+        }
+    }
+    return n;
+}
+
+/* TEARDOWN_HCA of a function still holding rc-env's objects and up to
+ * `nqp` QPs more (a driver that never destroyed them), then the timer
+ * calls that free what the command retired; *objects: how many there
+ * were. */
+static void row_teardown(unsigned nqp, unsigned reps, Stat *s, unsigned *objects)
+{
+    for (unsigned r = 0; r < reps; r++) {
+        g_autoptr(RcEnv) e = env_new(4000);
+        Harness *h = e->h;
+        int64_t t0;
+
+        more_qps(e, nqp);
+        *objects = mlx5_fw_object_count(h->fw);
+        t0 = now_ns();
+        mlx5_slice_open(h_dp(h));       /* as inside mlx5_dev_run_commands */
+        h_ok_free(h, hcmd_new(OP_TEARDOWN_HCA, 0));
+        mlx5_slice_close(h_dp(h));
+        stat_add(s, t0);
+        timed_due(e, s);
+        g_assert_cmpuint(mlx5_fw_retired_count(h->fw), ==, 0);
+    }
+}
+
 static void print_row(const char *what, const Stat *s, const Stat *base)
 {
     printf("  %-50s %6u %8lu %9.1f %9.1f %8.1fx\n", what, s->calls, s->frames / REPS,
@@ -175,7 +221,9 @@ static void print_row(const char *what, const Stat *s, const Stat *base)
 int main(void)
 {
     Stat db_base = { 0 }, db_big = { 0 }, rx_base = { 0 }, rx_big = { 0 }, rx_dup = { 0 };
-    Stat cmd_base = { 0 }, cmd_big = { 0 };
+    Stat cmd_base = { 0 }, cmd_big = { 0 }, td_base = { 0 }, td_4k = { 0 }, td_full = { 0 };
+    unsigned n_base, n_4k, n_full;
+    char what[3][64];
 
     row_write(64, &db_base);
     row_write(BIG, &db_big);
@@ -184,8 +232,12 @@ int main(void)
     row_read(BIG, true, &rx_dup);
     row_err_flush(0, &cmd_base);
     row_err_flush(13, &cmd_big);
+    row_teardown(0, REPS, &td_base, &n_base);
+    row_teardown(1u << 12, REPS, &td_4k, &n_4k);
+    row_teardown(1u << 18, 2, &td_full, &n_full);      /* the caps' QPs, or the budget's */
 
-    printf("worst cases: the longest single entry-point call, %u repetitions each\n", REPS);
+    printf("worst cases: the longest single entry-point call, %u repetitions each\n"
+           "  (the full teardown: 2)\n", REPS);
     printf("  (slices of %u units, sched.c; \"calls\": entry-point calls in all,\n"
            "   \"frames\": sent per repetition)\n",
            MLX5_SLICE_UNITS);
@@ -198,5 +250,11 @@ int main(void)
     print_row("frame: the same READ request again (duplicate)", &rx_dup, &rx_base);
     print_row("command: MODIFY_QP to ERR, 1 receive (baseline)", &cmd_base, &cmd_base);
     print_row("command: MODIFY_QP to ERR, 8192 receives flushed", &cmd_big, &cmd_base);
+    snprintf(what[0], sizeof(what[0]), "command: TEARDOWN_HCA, %u objects (baseline)", n_base);
+    snprintf(what[1], sizeof(what[1]), "command: TEARDOWN_HCA, %u objects", n_4k);
+    snprintf(what[2], sizeof(what[2]), "command: TEARDOWN_HCA, %u objects (full)", n_full);
+    print_row(what[0], &td_base, &td_base);
+    print_row(what[1], &td_4k, &td_base);
+    print_row(what[2], &td_full, &td_base);
     return 0;
 }

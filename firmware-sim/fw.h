@@ -451,9 +451,14 @@ typedef struct Mlx5DataPathOps {
     void (*qp_destroyed)(void *dp, Mlx5Qp *qp);
     /* The CQ goes (DESTROY_CQ). */
     void (*cq_destroyed)(void *dp, Mlx5Cq *cq);
-    /* Every object is about to be freed (TEARDOWN_HCA, DISABLE_HCA, ENABLE_HCA
-     * after an error, FLR, power-on): drop what is queued for them. */
+    /* Every object is about to be retired (TEARDOWN_HCA, DISABLE_HCA,
+     * ENABLE_HCA after an error, FLR, power-on): drop what is queued for
+     * them, at once whatever their number.  Their QPs' state is freed
+     * later, through qp_destroyed, and must no longer be in use. */
     void (*reset)(void *dp);
+    /* A reset left retired objects to free (Mlx5Fw.retired): call
+     * mlx5_fw_reclaim, a slice's worth at a time, until none are left. */
+    void (*reclaim_later)(void *dp);
 } Mlx5DataPathOps;
 
 enum { MLX5_HCA_DISABLED, MLX5_HCA_ENABLED, MLX5_HCA_INITIALIZED };
@@ -510,6 +515,10 @@ typedef struct Mlx5Fw {
      * limit: Mlx5FwConfig.host_mem_budget or MLX5_HOST_MEM_PER_QP for each
      * QP the device advertises). */
     Mlx5HostMem host_mem;
+    /* Objects a reset took out of their tables and that are not yet
+     * freed (objects.h Mlx5RetiredTable, oldest first): still charged to
+     * host_mem. */
+    GQueue retired;
     /* The data path (hw-rdma) as the firmware sees it. */
     const Mlx5DataPathOps *dp_ops;
     void *dp;
@@ -533,6 +542,12 @@ void mlx5_fw_fini(Mlx5Fw *fw);
  * Returns how many objects were freed. */
 unsigned mlx5_fw_reset(Mlx5Fw *fw, const char *why);
 unsigned mlx5_fw_object_count(const Mlx5Fw *fw);
+/* Retired objects (Mlx5Fw.retired): free at most `max`, oldest table
+ * first; how many were freed.  A reset frees MLX5_RECLAIM_INLINE of them
+ * itself and leaves the rest to Mlx5DataPathOps.reclaim_later. */
+#define MLX5_RECLAIM_INLINE 128u
+unsigned mlx5_fw_reclaim(Mlx5Fw *fw, unsigned max);
+unsigned mlx5_fw_retired_count(const Mlx5Fw *fw);
 
 /* Run one command: `in` holds inlen bytes (header first), `out` has room
  * for outlen bytes.  Returns the command status (also in out[0]). */

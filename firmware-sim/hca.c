@@ -8,6 +8,7 @@
  * TEARDOWN_HCA -> MANAGE_PAGES(take) -> DISABLE_HCA.  TEARDOWN_HCA and
  * DISABLE_HCA free every object (a trace event reports how many).
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -181,35 +182,45 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     mlx5_fw_reset(fw, "power-on");
 }
 
+/* A retired QP's data-path state goes before the QP (Mlx5RetiredTable.before). */
 static void fw_qp_gone(void *obj, void *fw_)
 {
     Mlx5QueueHead *h = obj;
     Mlx5Fw *fw = fw_;
 
-    if (h->kind == MLX5_QUEUE_QP) {
+    if (h->kind == MLX5_QUEUE_QP && fw->dp_ops) {
         fw->dp_ops->qp_destroyed(fw->dp, obj);
     }
 }
 
-/* The data path lets go of the objects before they are freed: every QP's
- * state, then whatever it holds for the rest (held events, timers). */
-static void fw_datapath_reset(Mlx5Fw *fw)
+unsigned mlx5_fw_reclaim(Mlx5Fw *fw, unsigned max)
 {
-    if (fw->dp_ops) {
-        mlx5_table_foreach(&fw->wq, fw_qp_gone, fw);
-        fw->dp_ops->reset(fw->dp);
+    unsigned n = 0;
+    Mlx5RetiredTable *r;
+
+    while (n < max && (r = g_queue_peek_head(&fw->retired))) {
+        n += mlx5_retired_reclaim(r, max - n);
+        if (!mlx5_retired_count(r)) {
+            mlx5_retired_free(g_queue_pop_head(&fw->retired));
+        }
     }
+    if (n) {
+        mlx5emu_trace_fw_reclaim(n, mlx5_fw_retired_count(fw));
+        if (g_queue_is_empty(&fw->retired)) {
+            mlx5emu_trace_fw_host_mem("reclaimed", fw->host_mem.used, fw->host_mem.limit);
+        }
+    }
+    return n;
 }
 
-void mlx5_fw_fini(Mlx5Fw *fw)
+unsigned mlx5_fw_retired_count(const Mlx5Fw *fw)
 {
-    fw_datapath_reset(fw);
-#define MLX5_TABLE_FINI_(n) mlx5_table_fini(&fw->n);
-    MLX5_OBJ_TABLES(MLX5_TABLE_FINI_)
-    g_free(fw->pages);
-    fw->pages = NULL;
-    g_hash_table_destroy(fw->mcg);
-    fw->mcg = NULL;
+    unsigned n = 0;
+
+    for (GList *l = fw->retired.head; l; l = l->next) {
+        n += mlx5_retired_count(l->data);
+    }
+    return n;
 }
 
 void mlx5_fw_set_datapath(Mlx5Fw *fw, const Mlx5DataPathOps *ops, void *dp)
@@ -226,19 +237,72 @@ unsigned mlx5_fw_object_count(const Mlx5Fw *fw)
     return n + mlx5_mcg_count(fw);      /* multicast attachments too */
 }
 
-/* Free every object the driver created; the HCA keeps its enable state. */
+/* Every object of table `t` leaves it for fw->retired; how many. */
+static unsigned fw_retire(Mlx5Fw *fw, Mlx5Table *t, const char *why)
+{
+    Mlx5RetiredTable *r = mlx5_table_retire(t, t == &fw->wq ? fw_qp_gone : NULL, fw);
+    unsigned n = r ? mlx5_retired_count(r) : 0;
+
+    if (r) {
+        mlx5emu_trace_fw_freed(why, t->name, n);
+        g_queue_push_tail(&fw->retired, r);
+    }
+    return n;
+}
+
+/* Every table's objects to fw->retired; how many. */
+static unsigned fw_retire_all(Mlx5Fw *fw, const char *why)
+{
+    /* Flow tables reference groups, TIRs reference RQTs: users go first,
+     * and are freed first. */
+    unsigned total = fw_retire(fw, &fw->flow_table, why);
+
+#define MLX5_TABLE_RETIRE_(t) total += fw_retire(fw, &fw->t, why);
+    MLX5_OBJ_TABLES(MLX5_TABLE_RETIRE_)
+    return total;
+}
+
+void mlx5_fw_fini(Mlx5Fw *fw)
+{
+    if (fw->dp_ops) {
+        fw->dp_ops->reset(fw->dp);
+    }
+    fw_retire_all(fw, "fini");
+    mlx5_fw_reclaim(fw, UINT_MAX);
+#define MLX5_TABLE_FINI_(t) mlx5_table_fini(&fw->t);
+    MLX5_OBJ_TABLES(MLX5_TABLE_FINI_)
+    g_free(fw->pages);
+    fw->pages = NULL;
+    g_hash_table_destroy(fw->mcg);
+    fw->mcg = NULL;
+}
+
+/* The objects a reset retired are freed MLX5_RECLAIM_INLINE at once, the
+ * rest in the data path's slices (Mlx5DataPathOps.reclaim_later); a
+ * firmware without a data path frees them all now. */
+static void fw_reclaim_retired(Mlx5Fw *fw)
+{
+    mlx5_fw_reclaim(fw, fw->dp_ops ? MLX5_RECLAIM_INLINE : UINT_MAX);
+    if (!g_queue_is_empty(&fw->retired)) {
+        fw->dp_ops->reclaim_later(fw->dp);
+    }
+}
+
+/* Every object the driver created goes; the HCA keeps its enable state.
+ * A device can hold a whole budget of them (hundreds of thousands of
+ * QPs): they leave their tables at once and are freed in slices
+ * (fw_reclaim_retired), so no command or reset holds the device for all
+ * of it. */
 static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
 {
-    unsigned total = 0, n;
+    unsigned total, n;
 
-    fw_datapath_reset(fw);
-    /* Flow tables reference groups, TIRs reference RQTs: free users first. */
-    n = mlx5_table_clear(&fw->flow_table); total += n;
-    if (n) mlx5emu_trace_fw_freed(why, "flow_table", n);
-#define MLX5_TABLE_CLEAR_(t) \
-    n = mlx5_table_clear(&fw->t); total += n; \
-    if (n) mlx5emu_trace_fw_freed(why, #t, n);
-    MLX5_OBJ_TABLES(MLX5_TABLE_CLEAR_)
+    /* The data path lets go of everything it holds for the objects
+     * (timers, held frames, notes) before they leave. */
+    if (fw->dp_ops) {
+        fw->dp_ops->reset(fw->dp);
+    }
+    total = fw_retire_all(fw, why);
     n = mlx5_mcg_count(fw); total += n;
     if (n) mlx5emu_trace_fw_freed(why, "multicast attachment", n);
     g_hash_table_remove_all(fw->mcg);
@@ -255,9 +319,11 @@ static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
     fw->admin_mtu = 1500 + 22;
     fw->npages = 0;
     /* After a clean driver unload TEARDOWN_HCA finds nothing left: a
-     * non-zero count names objects the driver never destroyed.  Nothing is
-     * left charged either: host_mem.used is back to 0. */
+     * non-zero count names objects the driver never destroyed.  What they
+     * hold stays charged until they are reclaimed (fw_host_mem
+     * "reclaimed" says when all are). */
     mlx5emu_trace_fw_objects_freed(why, total, mlx5_fw_object_count(fw));
+    fw_reclaim_retired(fw);
     mlx5emu_trace_fw_host_mem(why, fw->host_mem.used, fw->host_mem.limit);
     return total;
 }

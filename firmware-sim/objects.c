@@ -1,4 +1,5 @@
 /* Object tables and context fields: see objects.h. */
+#include <limits.h>
 #include <string.h>
 
 #include "mlx5emu-trace.h"
@@ -47,6 +48,10 @@ void mlx5_table_fini(Mlx5Table *t)
         mlx5_table_clear(t);
         g_hash_table_destroy(t->objs);
         t->objs = NULL;
+    }
+    if (t->spare) {
+        g_hash_table_destroy(t->spare);
+        t->spare = NULL;
     }
 }
 
@@ -220,6 +225,64 @@ unsigned mlx5_table_clear(Mlx5Table *t)
     g_hash_table_remove_all(t->objs);
     t->next = t->min_id;
     return n;
+}
+
+Mlx5RetiredTable *mlx5_table_retire(Mlx5Table *t, void (*before)(void *obj, void *user),
+                                    void *user)
+{
+    Mlx5RetiredTable *r;
+
+    if (!g_hash_table_size(t->objs)) {
+        return NULL;
+    }
+    r = g_new0(Mlx5RetiredTable, 1);
+    r->table = *t;                      /* its objects, counts and charges */
+    r->table.spare = NULL;
+    r->origin = t;
+    r->before = before;
+    r->user = user;
+    g_hash_table_iter_init(&r->it, r->table.objs);
+    t->objs = t->spare ? t->spare
+                       : g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, t->destroy);
+    t->spare = NULL;
+    memset(t->live, 0, sizeof(t->live));
+    t->next = t->min_id;
+    return r;
+}
+
+unsigned mlx5_retired_reclaim(Mlx5RetiredTable *r, unsigned max)
+{
+    gpointer obj;
+    unsigned n = 0;
+
+    /* Only the iterator removes, so it has seen them all once the table
+     * is empty (and GLib's iterator may not be asked again after its end). */
+    while (n < max && g_hash_table_size(r->table.objs) &&
+           g_hash_table_iter_next(&r->it, NULL, &obj)) {
+        if (r->before) {
+            r->before(obj, r->user);
+        }
+        table_release(&r->table, obj);
+        g_hash_table_iter_remove(&r->it);
+        n++;
+    }
+    return n;
+}
+
+unsigned mlx5_retired_count(const Mlx5RetiredTable *r)
+{
+    return mlx5_table_count(&r->table);
+}
+
+void mlx5_retired_free(Mlx5RetiredTable *r)
+{
+    mlx5_retired_reclaim(r, UINT_MAX);
+    if (!r->origin->spare) {
+        r->origin->spare = r->table.objs;
+    } else {
+        g_hash_table_destroy(r->table.objs);
+    }
+    g_free(r);
 }
 
 /* A row's member, as wide as the object holds it. */

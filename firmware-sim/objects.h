@@ -89,6 +89,10 @@ typedef struct Mlx5Table {
     const Mlx5TableCost *cost;
     uint32_t live[MLX5_TABLE_KINDS];
     uint32_t limit[MLX5_TABLE_KINDS];
+    /* An emptied index a retired table gave back, the next retire's (its
+     * arrays are as large as the table once was: freeing them would cost
+     * the call that does it more than the objects did). */
+    GHashTable *spare;
 } Mlx5Table;
 
 void mlx5_table_init(Mlx5Table *t, const char *name, uint32_t min_id,
@@ -113,6 +117,32 @@ unsigned mlx5_table_count(const Mlx5Table *t);
 void mlx5_table_foreach(const Mlx5Table *t, void (*fn)(void *obj, void *user), void *user);
 /* Free everything; returns how many objects were freed. */
 unsigned mlx5_table_clear(Mlx5Table *t);
+
+/*
+ * Retired objects: how a reset empties a table without freeing a whole
+ * budget's worth of objects inside one command.  mlx5_table_retire moves
+ * every object of `t` at once into a retired table that no number finds
+ * (t is empty and counts from its first number again); they are freed from
+ * there a few at a time (mlx5_retired_reclaim, each after `before`, if
+ * any) and stay charged to the budget until they are.  `t` must outlive
+ * its retired tables, which hand their emptied index back to it.
+ */
+typedef struct Mlx5RetiredTable {
+    Mlx5Table table;
+    Mlx5Table *origin;
+    GHashTableIter it;          /* where reclaiming goes on (only it changes the table) */
+    void (*before)(void *obj, void *user);
+    void *user;
+} Mlx5RetiredTable;
+
+/* NULL if `t` was empty. */
+Mlx5RetiredTable *mlx5_table_retire(Mlx5Table *t, void (*before)(void *obj, void *user),
+                                    void *user);
+/* Free at most `max` objects; how many were freed. */
+unsigned mlx5_retired_reclaim(Mlx5RetiredTable *r, unsigned max);
+unsigned mlx5_retired_count(const Mlx5RetiredTable *r);
+/* Free what is left and the retired table. */
+void mlx5_retired_free(Mlx5RetiredTable *r);
 
 enum { MLX5_CTX_IN = 1, MLX5_CTX_OUT = 2, MLX5_CTX_INOUT = 3 };
 

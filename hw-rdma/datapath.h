@@ -58,6 +58,9 @@ typedef struct Mlx5DataPath {
     GQueue *deferred;           /* Mlx5Deferred: work the slices left for later (sched.c) */
     GHashTable *deferred_set;   /* the same, to note each once */
     unsigned resp_held;         /* RC requests held behind READ responses (rc-responder.c) */
+    /* Resets so far: a QP's transport state made before the last one
+     * belongs to a retired QP, in none of the lists above (transport.c). */
+    uint32_t epoch;
 } Mlx5DataPath;
 
 struct Mlx5Device {
@@ -88,6 +91,7 @@ typedef enum {
     MLX5_DEFER_RC_RESPOND,      /* RC responder: READ responses, held requests (QPN) */
     MLX5_DEFER_QP_FLUSH,        /* a QP in ERR: WQEs still to flush (QPN) */
     MLX5_DEFER_SQ_FLUSH,        /* an SQ in ERR: WQEs still to flush (SQN) */
+    MLX5_DEFER_RECLAIM,         /* objects a reset retired, still to free (0) */
     MLX5_DEFER__COUNT
 } Mlx5DeferKind;
 void mlx5_slice_open(Mlx5DataPath *dp);
@@ -95,6 +99,9 @@ void mlx5_slice_close(Mlx5DataPath *dp);
 bool mlx5_slice_left(const Mlx5DataPath *dp);
 void mlx5_slice_take(Mlx5DataPath *dp, uint32_t units);
 void mlx5_defer(Mlx5DataPath *dp, Mlx5DeferKind kind, uint32_t num);
+/* device.c: MLX5_DEFER_RECLAIM, the firmware's retired objects, a slice's
+ * worth (mlx5_fw_reclaim). */
+void mlx5_reclaim_resume(Mlx5DataPath *dp, uint32_t num);
 /* The platform timer: run the notes, a slice's worth; the next deadline. */
 uint64_t mlx5_deferred_run(Mlx5DataPath *dp);
 void mlx5_deferred_init(Mlx5DataPath *dp);
@@ -222,6 +229,8 @@ uint64_t mlx5_transport_qp_bytes(Mlx5DataPath *dp, const Mlx5Qp *qp);
 void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp);
 void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsigned to);
 void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp);
+/* A reset: every QP's transport state leaves the lists at once (the
+ * states themselves go with their retired QPs, through qp_destroyed). */
 void mlx5_transport_reset(Mlx5DataPath *dp);
 /* A RoCEv2 frame for this port: false if it is not RoCEv2 (the Ethernet
  * path's); `looped` back from this port: never on the wire, not in the

@@ -33,8 +33,9 @@ static void dp_cq_destroyed(void *dp, Mlx5Cq *cq)
     mlx5_cq_forget(dp, cq);
 }
 
-/* Every object is about to go: nothing held for them may outlive them.
- * The QPs' transport state went first (dp_qp_destroyed, one by one). */
+/* Every object is about to be retired: nothing held for them may be used
+ * again.  Each QP's transport state goes later with its QP
+ * (dp_qp_destroyed, as the firmware reclaims it). */
 static void dp_reset(void *opaque)
 {
     Mlx5DataPath *dp = opaque;
@@ -46,6 +47,22 @@ static void dp_reset(void *opaque)
     dp->rx_waiting = false;
 }
 
+static void dp_reclaim_later(void *dp)
+{
+    mlx5_defer(dp, MLX5_DEFER_RECLAIM, 0);
+}
+
+void mlx5_reclaim_resume(Mlx5DataPath *dp, uint32_t num)
+{
+    unsigned n = mlx5_fw_reclaim(dp->fw, dp->slice_left);
+
+    (void)num;
+    mlx5_slice_take(dp, n);
+    if (mlx5_fw_retired_count(dp->fw)) {
+        mlx5_defer(dp, MLX5_DEFER_RECLAIM, 0);
+    }
+}
+
 static const Mlx5DataPathOps mlx5_dp_ops = {
     .qp_bytes = dp_qp_bytes,
     .qp_created = dp_qp_created,
@@ -53,6 +70,7 @@ static const Mlx5DataPathOps mlx5_dp_ops = {
     .qp_destroyed = dp_qp_destroyed,
     .cq_destroyed = dp_cq_destroyed,
     .reset = dp_reset,
+    .reclaim_later = dp_reclaim_later,
 };
 
 /* --- life cycle ---------------------------------------------------------- */

@@ -42,6 +42,7 @@ static const struct {
     [MLX5_DEFER_RC_RESPOND] = { "RC responder", mlx5_rc_respond_resume },
     [MLX5_DEFER_QP_FLUSH] = { "QP flush", mlx5_qp_flush_resume },
     [MLX5_DEFER_SQ_FLUSH] = { "SQ flush", mlx5_sq_flush_resume },
+    [MLX5_DEFER_RECLAIM] = { "reclaim", mlx5_reclaim_resume },
 };
 
 static guint defer_key(Mlx5DeferKind kind, uint32_t num)

@@ -39,6 +39,7 @@ void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp)
     Mlx5QpTransport *t = g_new0(Mlx5QpTransport, 1);
 
     t->qp = qp;
+    t->epoch = dp->epoch;
     t->req.wqes = g_array_new(false, false, sizeof(Mlx5RcWqe));
     g_array_set_clear_func(t->req.wqes, rc_wqe_clear);
     if (qp->st == MLX5_QP_ST_QP1) {
@@ -57,9 +58,15 @@ void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp)
     if (!t) {
         return;
     }
-    mlx5_rc_stop_timer(dp, t);
-    mlx5_rq_unwatch(dp, t);
-    mlx5_rc_resp_release(dp, t);
+    if (t->epoch == dp->epoch) {
+        mlx5_rc_stop_timer(dp, t);
+        mlx5_rq_unwatch(dp, t);
+        mlx5_rc_resp_release(dp, t);
+    } else if (t->resp.held) {
+        /* A retired QP (a reset emptied the lists and the count at once,
+         * mlx5_transport_reset): only its memory is left. */
+        g_queue_free_full(t->resp.held, (GDestroyNotify)g_bytes_unref);
+    }
     g_array_free(t->req.wqes, true);
     g_free(t);
     qp->dp = NULL;
@@ -153,7 +160,9 @@ void mlx5_transport_reset(Mlx5DataPath *dp)
     g_queue_clear_full(dp->roce_loopback, (GDestroyNotify)g_bytes_unref);
     g_ptr_array_set_size(dp->rc_timed, 0);
     g_ptr_array_set_size(dp->rq_err_watched, 0);
+    dp->resp_held = 0;
     dp->gsi_qp = NULL;
+    dp->epoch++;
 }
 
 void mlx5_count_cqe_error(Mlx5DataPath *dp, const Mlx5Qp *qp, uint8_t syndrome,

@@ -135,6 +135,7 @@ typedef struct Mlx5QpTransport {
     Mlx5Responder resp;
     bool timed;                 /* in dp->rc_timed */
     bool err_watched;           /* in dp->rq_err_watched */
+    uint32_t epoch;             /* dp->epoch when it was made */
 } Mlx5QpTransport;
 
 static inline Mlx5QpTransport *mlx5_qp_transport(const Mlx5Qp *qp)

@@ -429,6 +429,91 @@ static void test_err_flush_sliced(void)
     g_assert_cmpuint(n, ==, 300);
 }
 
+/* `n` RC QPs more on e's CQs; the device does not mind QPs sharing their
+ * rings, so they all take the same bytes of guest RAM. */
+static void many_qps(RcEnv *e, unsigned n)
+{
+    Harness *h = e->h;
+    uint64_t brk = h->brk;
+
+    for (unsigned i = 0; i < n; i++) {
+        h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
+        h->brk = brk;
+    }
+}
+
+/*
+ * TEARDOWN_HCA of a function that still holds a thousand QPs (a driver
+ * that never destroyed them, a guest that died): the command retires every
+ * object at once and frees MLX5_RECLAIM_INLINE of them; the timer frees the
+ * rest a slice's worth per call, each QP's transport state with it - a
+ * requester whose ack timer ran, a QP in ERR watched for receives - and
+ * their host memory stays charged until then.  The function can be
+ * initialized and used again meanwhile.  Before: every object was freed
+ * inside the one command.
+ */
+static void test_teardown_reclaimed_in_slices(void)
+{
+    g_autoptr(RcEnv) e = env_new(4000);
+    Harness *h = e->h;
+    Mlx5Fw *fw = h->fw;
+    unsigned objects, calls = 0;
+    uint32_t pd;
+
+    many_qps(e, 1000);
+    post_send(e, MLX5_OPCODE_SEND, 64, 0);              /* a's ack timer runs */
+    g_assert_cmphex(h_modify_qp(h, OP_2ERR_QP, e->b.num), ==, MLX5_CMD_STAT_OK);
+    g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, 1);
+    g_assert_cmpuint(h_dp(h)->rq_err_watched->len, ==, 1);
+    objects = mlx5_fw_object_count(fw);
+    g_assert_cmpuint(objects, >, 1000);
+    mlx5_slice_open(h_dp(h));                           /* as inside mlx5_dev_run_commands */
+    h_ok_free(h, hcmd_new(OP_TEARDOWN_HCA, 0));
+    mlx5_slice_close(h_dp(h));
+    g_assert_cmpuint(mlx5_fw_object_count(fw), ==, 0);
+    g_assert_cmpuint(mlx5_fw_retired_count(fw), ==, objects - MLX5_RECLAIM_INLINE);
+    g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, 0);
+    g_assert_cmpuint(h_dp(h)->rq_err_watched->len, ==, 0);
+    g_assert_cmpuint(fw->host_mem.used, >, 0);
+
+    h_ok_free(h, hcmd_new(OP_INIT_HCA, 0));
+    pd = h_alloc_simple(h, OP_ALLOC_PD);
+    g_assert_cmpuint(pd, ==, 1);                        /* numbers start again */
+    while (mlx5_fw_retired_count(fw)) {
+        unsigned before = mlx5_fw_retired_count(fw);
+
+        timer_once(e);
+        g_assert_cmpuint(before - mlx5_fw_retired_count(fw), <=, MLX5_SLICE_UNITS);
+        g_assert_cmpuint(++calls, <, objects / MLX5_SLICE_UNITS + 2);
+    }
+    g_assert_cmpuint(mlx5_fw_object_count(fw), ==, 1);  /* the new PD */
+    h_destroy(h, OP_DEALLOC_PD, pd);
+    g_assert_cmpuint(fw->host_mem.used, ==, 0);
+}
+
+/*
+ * A second reset while the first one's objects are still being freed (an
+ * FLR right after a teardown), then the device freed with objects still
+ * retired: everything goes once (ASan and its leak check see to the
+ * rest).
+ */
+static void test_reset_while_reclaiming(void)
+{
+    g_autoptr(RcEnv) e = env_new(5000);
+    Harness *h = e->h;
+
+    many_qps(e, 600);
+    mlx5_slice_open(h_dp(h));
+    h_ok_free(h, hcmd_new(OP_TEARDOWN_HCA, 0));
+    mlx5_slice_close(h_dp(h));
+    g_assert_cmpuint(mlx5_fw_retired_count(h->fw), >, 0);
+    timer_once(e);
+    mlx5_fw_reset(h->fw, "test FLR");
+    g_assert_cmpuint(h->timer_ns, <=, h->clock_ns);     /* reclaiming goes on */
+    timer_once(e);
+    g_assert_cmpuint(mlx5_fw_retired_count(h->fw), >, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -443,5 +528,7 @@ int main(int argc, char **argv)
     g_test_add_func("/hostile/doorbell-work-sliced", test_doorbell_work_sliced);
     g_test_add_func("/hostile/read-responses-paced", test_read_responses_paced);
     g_test_add_func("/hostile/err-flush-sliced", test_err_flush_sliced);
+    g_test_add_func("/hostile/teardown-reclaimed-in-slices", test_teardown_reclaimed_in_slices);
+    g_test_add_func("/hostile/reset-while-reclaiming", test_reset_while_reclaiming);
     return g_test_run();
 }
