@@ -202,6 +202,16 @@ qemu_forget_other_checkout() {
     echo "$MLX5EMU_ROOT" >"$b/.mlx5emu-root"
 }
 
+# The -L options that find the firmware QEMU loads (SeaBIOS, iPXE's ROMs,
+# Debian's qemu-system-data), on one line.
+qemu_firmware_args() {
+    local d args=()
+    for d in /usr/share/seabios /usr/lib/ipxe/qemu /usr/share/qemu; do
+        [ -d "$d" ] && args+=(-L "$d")
+    done
+    echo "${args[*]}"
+}
+
 # Build qemu-system-x86_64 with the device; echo the binary's path.
 qemu_build() { qemu_build_variant "" qemu-system-x86_64; }
 
