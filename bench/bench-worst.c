@@ -164,29 +164,6 @@ static void row_err_flush(unsigned log_rq, Stat *s)
     }
 }
 
-/* RC QPs of one-slot rings on e's CQs until the device refuses one (the
- * host-memory budget or the caps' number of QPs) or there are `max`:
- * how many.  They share the same bytes of guest RAM (the device does not
- * mind). */
-static unsigned more_qps(RcEnv *e, unsigned max)
-{
-    Harness *h = e->h;
-    uint64_t brk = h->brk;
-    unsigned n = 0;
-
-    for (; n < max; n++) {
-        HRing q;
-        g_autoptr(HCmd) c = h_create_qp_cmd(h, &q, MLX5_QP_ST_RC, h->pd, e->scq.num,
-                                            e->rcq.num, h->uar, 0, 0);
-
-        h->brk = brk;
-        if (h_exec(h, c) != MLX5_CMD_STAT_OK) {
-            break;
-        }
-    }
-    return n;
-}
-
 /* TEARDOWN_HCA of a function still holding rc-env's objects and up to
  * `nqp` QPs more (a driver that never destroyed them), then the timer
  * calls that free what the command retired; *objects: how many there
@@ -198,7 +175,7 @@ static void row_teardown(unsigned nqp, unsigned reps, Stat *s, unsigned *objects
         Harness *h = e->h;
         int64_t t0;
 
-        more_qps(e, nqp);
+        env_add_qps(e, nqp);
         *objects = mlx5_fw_object_count(h->fw);
         t0 = now_ns();
         mlx5_slice_open(h_dp(h));       /* as inside mlx5_dev_run_commands */

@@ -250,13 +250,18 @@ static unsigned fw_retire(Mlx5Fw *fw, Mlx5Table *t, const char *why)
     return n;
 }
 
-/* Every table's objects to fw->retired; how many. */
+/* Every table's objects to fw->retired, once the data path let go of
+ * everything it holds for them (timers, held frames, notes); how many. */
 static unsigned fw_retire_all(Mlx5Fw *fw, const char *why)
 {
+    unsigned total;
+
+    if (fw->dp_ops) {
+        fw->dp_ops->reset(fw->dp);
+    }
     /* Flow tables reference groups, TIRs reference RQTs: users go first,
      * and are freed first. */
-    unsigned total = fw_retire(fw, &fw->flow_table, why);
-
+    total = fw_retire(fw, &fw->flow_table, why);
 #define MLX5_TABLE_RETIRE_(t) total += fw_retire(fw, &fw->t, why);
     MLX5_OBJ_TABLES(MLX5_TABLE_RETIRE_)
     return total;
@@ -264,9 +269,6 @@ static unsigned fw_retire_all(Mlx5Fw *fw, const char *why)
 
 void mlx5_fw_fini(Mlx5Fw *fw)
 {
-    if (fw->dp_ops) {
-        fw->dp_ops->reset(fw->dp);
-    }
     fw_retire_all(fw, "fini");
     mlx5_fw_reclaim(fw, UINT_MAX);
 #define MLX5_TABLE_FINI_(t) mlx5_table_fini(&fw->t);
@@ -295,14 +297,8 @@ static void fw_reclaim_retired(Mlx5Fw *fw)
  * of it. */
 static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
 {
-    unsigned total, n;
+    unsigned total = fw_retire_all(fw, why), n;
 
-    /* The data path lets go of everything it holds for the objects
-     * (timers, held frames, notes) before they leave. */
-    if (fw->dp_ops) {
-        fw->dp_ops->reset(fw->dp);
-    }
-    total = fw_retire_all(fw, why);
     n = mlx5_mcg_count(fw); total += n;
     if (n) mlx5emu_trace_fw_freed(why, "multicast attachment", n);
     g_hash_table_remove_all(fw->mcg);

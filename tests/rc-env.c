@@ -135,6 +135,25 @@ RcEnv *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry)
     return e;
 }
 
+unsigned env_add_qps(RcEnv *e, unsigned max)
+{
+    Harness *h = e->h;
+    uint64_t brk = h->brk;
+    unsigned n = 0;
+
+    for (; n < max; n++) {
+        HRing q;
+        g_autoptr(HCmd) c = h_create_qp_cmd(h, &q, MLX5_QP_ST_RC, h->pd, e->scq.num,
+                                            e->rcq.num, h->uar, 0, 0);
+
+        h->brk = brk;
+        if (h_exec(h, c) != MLX5_CMD_STAT_OK) {
+            break;
+        }
+    }
+    return n;
+}
+
 RcEnv *env_new(uint32_t psn)
 {
     return env_new_retry(psn, 0, 0);

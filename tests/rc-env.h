@@ -56,6 +56,10 @@ RcEnv *env_new_retry(uint32_t psn, uint8_t retry, uint8_t rnr_retry);
 RcEnv *env_new(uint32_t psn);
 RcEnv *ud_env_new(unsigned st_a);
 void env_free(RcEnv *e);
+/* Up to `max` RC QPs more on e's CQs, one-slot rings, until the device
+ * refuses one (the budget, the caps): how many.  They share the same
+ * bytes of guest RAM (the device does not mind). */
+unsigned env_add_qps(RcEnv *e, unsigned max);
 /* A datagram QP (UD or GSI) through RST -> INIT -> RTR -> RTS with Q_Key
  * `qkey`. */
 void ud_qp_to_rts(Harness *h, uint32_t qpn, uint32_t qkey);

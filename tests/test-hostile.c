@@ -429,19 +429,6 @@ static void test_err_flush_sliced(void)
     g_assert_cmpuint(n, ==, 300);
 }
 
-/* `n` RC QPs more on e's CQs; the device does not mind QPs sharing their
- * rings, so they all take the same bytes of guest RAM. */
-static void many_qps(RcEnv *e, unsigned n)
-{
-    Harness *h = e->h;
-    uint64_t brk = h->brk;
-
-    for (unsigned i = 0; i < n; i++) {
-        h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 4, 4);
-        h->brk = brk;
-    }
-}
-
 /*
  * TEARDOWN_HCA of a function that still holds a thousand QPs (a driver
  * that never destroyed them, a guest that died): the command retires every
@@ -460,7 +447,7 @@ static void test_teardown_reclaimed_in_slices(void)
     unsigned objects, calls = 0;
     uint32_t pd;
 
-    many_qps(e, 1000);
+    g_assert_cmpuint(env_add_qps(e, 1000), ==, 1000);
     post_send(e, MLX5_OPCODE_SEND, 64, 0);              /* a's ack timer runs */
     g_assert_cmphex(h_modify_qp(h, OP_2ERR_QP, e->b.num), ==, MLX5_CMD_STAT_OK);
     g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, 1);
@@ -502,7 +489,7 @@ static void test_reset_while_reclaiming(void)
     g_autoptr(RcEnv) e = env_new(5000);
     Harness *h = e->h;
 
-    many_qps(e, 600);
+    g_assert_cmpuint(env_add_qps(e, 600), ==, 600);
     mlx5_slice_open(h_dp(h));
     h_ok_free(h, hcmd_new(OP_TEARDOWN_HCA, 0));
     mlx5_slice_close(h_dp(h));
