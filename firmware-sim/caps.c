@@ -149,21 +149,15 @@ static const CapValue mlx5_caps[] = {
 void mlx5_caps_init(Mlx5Fw *fw)
 {
     memset(fw->caps_max, 0, sizeof(fw->caps_max));
-    memset(fw->cap_valid, 0, sizeof(fw->cap_valid));
     for (size_t i = 0; i < G_N_ELEMENTS(mlx5_caps); i++) {
         const CapValue *v = &mlx5_caps[i];
-        prm_set_bits(fw->caps_max[v->type], v->off, v->width, v->value);
+        prm_set_bits(MLX5_CAP_MAX(fw, v->type), v->off, v->width, v->value);
     }
     /* Event moderation is the board's choice (-device mlx5,cq-moderation=);
      * 6.7+ mlx5e needs cq_period_mode_modify for moderation and net DIM. */
-    PRM_SET(cmd_hca_cap, cq_moderation, fw->caps_max[MLX5_CAP_GENERAL], fw->cfg.cq_moderation);
-    PRM_SET(cmd_hca_cap, cq_period_mode_modify, fw->caps_max[MLX5_CAP_GENERAL],
+    PRM_SET(cmd_hca_cap, cq_moderation, MLX5_CAP_MAX(fw, MLX5_CAP_GENERAL), fw->cfg.cq_moderation);
+    PRM_SET(cmd_hca_cap, cq_period_mode_modify, MLX5_CAP_MAX(fw, MLX5_CAP_GENERAL),
             fw->cfg.cq_moderation);
-    fw->cap_valid[MLX5_CAP_GENERAL] = true;
-    fw->cap_valid[MLX5_CAP_ATOMIC] = true;
-    fw->cap_valid[MLX5_CAP_ETHERNET_OFFLOADS] = true;
-    fw->cap_valid[MLX5_CAP_ROCE] = true;
-    fw->cap_valid[MLX5_CAP_FLOW_TABLE] = true;
     memcpy(fw->caps_cur, fw->caps_max, sizeof(fw->caps_cur));
     mlx5_fw_limits_update(fw);
 }
@@ -276,10 +270,10 @@ static bool atomic_set(Mlx5Fw *fw, const uint8_t *want)
     unsigned mode = PRM_GET(atomic_caps, atomic_req_8B_endianness_mode, want);
 
     if (mode > 1 || (mode == 1 && !PRM_GET(atomic_caps, supported_atomic_req_8B_endianness_mode_1,
-                                           fw->caps_max[MLX5_CAP_ATOMIC]))) {
+                                           MLX5_CAP_MAX(fw, MLX5_CAP_ATOMIC)))) {
         return false;
     }
-    PRM_SET(atomic_caps, atomic_req_8B_endianness_mode, fw->caps_cur[MLX5_CAP_ATOMIC], mode);
+    PRM_SET(atomic_caps, atomic_req_8B_endianness_mode, MLX5_CAP_CUR(fw, MLX5_CAP_ATOMIC), mode);
     return true;
 }
 
@@ -291,11 +285,11 @@ unsigned cmd_query_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
     if (PRM_GET(query_hca_cap_in, other_function, c->in)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_FUNCTION);
     }
-    if (type >= MLX5_CAP_TYPES || !fw->cap_valid[type]) {
+    if (mlx5_cap_slot(type) < 0) {
         return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
     }
     memcpy(PRM_PTR(query_hca_cap_out, capability, c->out),
-           cur ? fw->caps_cur[type] : fw->caps_max[type], MLX5_CAP_BYTES);
+           cur ? MLX5_CAP_CUR(fw, type) : MLX5_CAP_MAX(fw, type), MLX5_CAP_BYTES);
     return MLX5_CMD_STAT_OK;
 }
 
@@ -305,7 +299,7 @@ unsigned cmd_set_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
     const uint8_t *want = PRM_PTR(set_hca_cap_in, capability, c->in);
     const PrmLayout *lay;
 
-    if ((c->op_mod & 1) || type >= MLX5_CAP_TYPES || !fw->cap_valid[type] ||
+    if ((c->op_mod & 1) || mlx5_cap_slot(type) < 0 ||
         !cap_settable(type)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
     }
@@ -313,10 +307,10 @@ unsigned cmd_set_hca_cap(Mlx5Fw *fw, Mlx5Cmd *c)
         return atomic_set(fw, want) ? MLX5_CMD_STAT_OK : CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
     }
     lay = cap_set_layout(type);
-    if (!lay || !caps_within_max(type, want, fw->caps_max[type], lay)) {
+    if (!lay || !caps_within_max(type, want, MLX5_CAP_MAX(fw, type), lay)) {
         return CMD_FAIL(c, BAD_PARAM, BAD_CAP_TYPE);
     }
-    memcpy(fw->caps_cur[type], want, MLX5_CAP_BYTES);
+    memcpy(MLX5_CAP_CUR(fw, type), want, MLX5_CAP_BYTES);
     mlx5_fw_limits_update(fw);
     return MLX5_CMD_STAT_OK;
 }

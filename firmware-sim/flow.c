@@ -26,7 +26,7 @@
 /* What the NIC RX flow table properties advertise (caps.c). */
 #define NIC_RX_CAP(fw, field) PRM_GET(flow_table_prop_layout, field, \
     PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive, \
-            (fw)->caps_cur[MLX5_CAP_FLOW_TABLE]))
+            MLX5_CAP_CUR(fw, MLX5_CAP_FLOW_TABLE)))
 
 /* Every steering command starts alike (mlx5_ifc.h): other_vport,
  * table_type and table_id where DESTROY_FLOW_TABLE has them. */

@@ -67,6 +67,35 @@ enum {
 };
 #define MLX5_CAP_BYTES 4096
 
+/* The capability pages this device has, each with its slot in
+ * Mlx5Fw.caps_max/caps_cur; QUERY_HCA_CAP of any other type is
+ * BAD_CAP_TYPE (caps.c).  A page per slot, not per type: 64 types of
+ * 4 KiB, twice, were 512 KiB to clear for every Mlx5Fw. */
+#define MLX5_CAP_SLOTS 5
+static inline int mlx5_cap_slot(unsigned type)
+{
+    switch (type) {
+    case MLX5_CAP_GENERAL: return 0;
+    case MLX5_CAP_ETHERNET_OFFLOADS: return 1;
+    case MLX5_CAP_ATOMIC: return 2;
+    case MLX5_CAP_ROCE: return 3;
+    case MLX5_CAP_FLOW_TABLE: return 4;
+    default: return -1;
+    }
+}
+
+/* The slot of a page the device has: a caller's bug otherwise. */
+static inline unsigned mlx5_cap_slot_of(unsigned type)
+{
+    int slot = mlx5_cap_slot(type);
+
+    g_assert(slot >= 0);
+    return (unsigned)slot;
+}
+/* A capability page, current (as SET_HCA_CAP left it) or maximum. */
+#define MLX5_CAP_CUR(fw, type) ((fw)->caps_cur[mlx5_cap_slot_of(type)])
+#define MLX5_CAP_MAX(fw, type) ((fw)->caps_max[mlx5_cap_slot_of(type)])
+
 /* Event types (EQE.type), PRM "Events". */
 enum {
     MLX5_EVENT_COMP = 0x00,
@@ -482,9 +511,8 @@ typedef struct Mlx5Fw {
     /* HCA */
     int hca_state;
     uint16_t issi;
-    uint8_t caps_max[MLX5_CAP_TYPES][MLX5_CAP_BYTES];
-    uint8_t caps_cur[MLX5_CAP_TYPES][MLX5_CAP_BYTES];
-    bool cap_valid[MLX5_CAP_TYPES];
+    uint8_t caps_max[MLX5_CAP_SLOTS][MLX5_CAP_BYTES];  /* MLX5_CAP_MAX() */
+    uint8_t caps_cur[MLX5_CAP_SLOTS][MLX5_CAP_BYTES];  /* MLX5_CAP_CUR() */
     uint32_t cmd_eqn;           /* EQ subscribed to command completions */
     bool have_cmd_eq;
 
@@ -578,7 +606,7 @@ void mlx5_caps_init(Mlx5Fw *fw);
  * follows the current ones (hca.c). */
 void mlx5_fw_limits_update(Mlx5Fw *fw);
 #define MLX5_CAP_GET(fw, type, layout, field) \
-    PRM_GET(layout, field, (fw)->caps_cur[type])
+    PRM_GET(layout, field, MLX5_CAP_CUR(fw, type))
 
 /* Event queues (eq.c). */
 void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,

@@ -39,7 +39,7 @@ void mlx5_guest_error(Mlx5Fw *fw, const char *fmt, ...)
  * (1 << log_max_<object>), within the PRM's 24-bit object numbers. */
 static uint32_t cap_limit(const Mlx5Fw *fw, unsigned off, unsigned width)
 {
-    unsigned log = prm_get_bits(fw->caps_max[MLX5_CAP_GENERAL], off, width);
+    unsigned log = prm_get_bits(MLX5_CAP_MAX(fw, MLX5_CAP_GENERAL), off, width);
     return log >= 24 ? 0xffffff : 1u << log;
 }
 #define CAP_LIMIT(fw, field) \
@@ -121,7 +121,7 @@ void mlx5_fw_limits_update(Mlx5Fw *fw)
     for (size_t i = 0; i < G_N_ELEMENTS(fw_limits); i++) {
         const FwLimit *l = &fw_limits[i];
         Mlx5Table *t = (Mlx5Table *)((uint8_t *)fw + l->table);
-        uint64_t v = prm_get_bits(fw->caps_cur[l->cap_type], l->off, l->width);
+        uint64_t v = prm_get_bits(MLX5_CAP_CUR(fw, l->cap_type), l->off, l->width);
 
         v = l->log ? (v >= 32 ? UINT32_MAX : 1ull << v) : v;
         t->limit[l->kind] = (uint32_t)MIN(v, (uint64_t)UINT32_MAX);
@@ -130,7 +130,7 @@ void mlx5_fw_limits_update(Mlx5Fw *fw)
 
 static void fw_tables_init(Mlx5Fw *fw)
 {
-    uint32_t nq = PRM_GET(cmd_hca_cap, max_qp_cnt, fw->caps_max[MLX5_CAP_GENERAL]);
+    uint32_t nq = PRM_GET(cmd_hca_cap, max_qp_cnt, MLX5_CAP_MAX(fw, MLX5_CAP_GENERAL));
 
     mlx5_table_init(&fw->uar, "uar", MLX5_FIRST_UAR_INDEX, MLX5_MAX_UAR_INDEX, g_free);
     mlx5_table_init(&fw->pd, "pd", 1, CAP_LIMIT(fw, log_max_pd), g_free);
@@ -161,7 +161,7 @@ static void fw_tables_init(Mlx5Fw *fw)
  * device advertises. */
 static uint64_t fw_host_mem_limit(const Mlx5Fw *fw)
 {
-    unsigned log_qp = PRM_GET(cmd_hca_cap, log_max_qp, fw->caps_max[MLX5_CAP_GENERAL]);
+    unsigned log_qp = PRM_GET(cmd_hca_cap, log_max_qp, MLX5_CAP_MAX(fw, MLX5_CAP_GENERAL));
 
     return fw->cfg.host_mem_budget ? fw->cfg.host_mem_budget
                                    : ((uint64_t)MLX5_HOST_MEM_PER_QP << log_qp);

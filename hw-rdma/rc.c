@@ -53,7 +53,7 @@ uint32_t mlx5_rc_mtu(const Mlx5Qp *qp)
  * device's log_max_msg at CREATE_QP; 0 is taken as that too). */
 uint64_t mlx5_rc_max_msg(Mlx5Fw *fw, const Mlx5Qp *qp)
 {
-    unsigned cap = PRM_GET(cmd_hca_cap, log_max_msg, fw->caps_cur[MLX5_CAP_GENERAL]);
+    unsigned cap = PRM_GET(cmd_hca_cap, log_max_msg, MLX5_CAP_CUR(fw, MLX5_CAP_GENERAL));
     unsigned l = PRM_GET(qpc, log_msg_max, qp->qpc);
 
     return 1ull << (l && l < cap ? l : cap);

@@ -593,7 +593,7 @@ HCmd *h_set_general_cap(Harness *h, const char *field, uint64_t v)
     uint8_t *cap = IN_PTR(c, set_hca_cap_in, capability);
     const PrmLayout *l = prm_layout_find("cmd_hca_cap");
 
-    memcpy(cap, h->fw->caps_cur[MLX5_CAP_GENERAL], MLX5_CAP_BYTES);
+    memcpy(cap, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), MLX5_CAP_BYTES);
     for (unsigned i = 0; i < l->nfields; i++) {
         if (strcmp(l->fields[i].name, field) == 0) {
             prm_set_bits(cap, l->fields[i].off, l->fields[i].width, v);

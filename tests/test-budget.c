@@ -245,7 +245,7 @@ static void test_limit_flow_tables(void)
     g_autoptr(Harness) h = h_new();
     g_autoptr(HCmd) over = hcmd_new(OP_CREATE_FLOW_TABLE, 0);
     const uint8_t *rx = PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive,
-                                h->fw->caps_cur[MLX5_CAP_FLOW_TABLE]);
+                                MLX5_CAP_CUR(h->fw, MLX5_CAP_FLOW_TABLE));
     unsigned max = 1u << PRM_GET(flow_table_prop_layout, log_max_ft_num, rx);
 
     h_bringup(h);
@@ -299,7 +299,7 @@ static void test_budget_default_and_board(void)
 
     g_assert_cmpuint(def->fw->host_mem.limit, ==,
                      (uint64_t)MLX5_HOST_MEM_PER_QP <<
-                     PRM_GET(cmd_hca_cap, log_max_qp, def->fw->caps_max[MLX5_CAP_GENERAL]));
+                     PRM_GET(cmd_hca_cap, log_max_qp, MLX5_CAP_MAX(def->fw, MLX5_CAP_GENERAL)));
     g_assert_cmpuint(def->fw->host_mem.limit, ==, 512u << 20);
     h_board_config(&cfg);
     cfg.host_mem_budget = 1u << 20;

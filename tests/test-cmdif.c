@@ -173,7 +173,7 @@ static void test_queue_long_chains_match_exec(void)
     uint8_t *cap = IN_PTR(set, set_hca_cap_in, capability);
 
     h_enable(h);
-    memcpy(cap, h->fw->caps_cur[MLX5_CAP_GENERAL], MLX5_CAP_BYTES);
+    memcpy(cap, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), MLX5_CAP_BYTES);
     PRM_SET(cmd_hca_cap, log_max_qp, cap, 10);          /* in the 1st mailbox */
     PRM_SET(cmd_hca_cap, max_wqe_sz_sq, cap, 512);      /* further down */
     g_assert_cmphex(h_exec_cmdq(h, set, 5), ==, MLX5_CMD_STAT_OK);
@@ -197,7 +197,7 @@ static void queue_bad_delivery(void (*corrupt)(Harness *, HPosted *), unsigned d
     unsigned errs;
 
     h_enable(h);
-    memcpy(cap, h->fw->caps_cur[MLX5_CAP_GENERAL], MLX5_CAP_BYTES);
+    memcpy(cap, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), MLX5_CAP_BYTES);
     PRM_SET(cmd_hca_cap, log_max_qp, cap, 3);
     p = h_cmdq_post(h, 2, c);
     g_assert_cmpuint(p->n_in, ==, 8);

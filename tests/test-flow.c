@@ -590,7 +590,7 @@ static void test_group_spanning_millions(void)
 /* --- device-wide bounds ------------------------------------------------- */
 
 #define NIC_RX_CAPS(h) PRM_PTR(flow_table_nic_cap, flow_table_properties_nic_receive, \
-                               (h)->fw->caps_cur[MLX5_CAP_FLOW_TABLE])
+                               MLX5_CAP_CUR((h)->fw, MLX5_CAP_FLOW_TABLE))
 
 /* At most 2^log_max_flow entries in all tables together. */
 static void test_bound_entries(void)

@@ -171,7 +171,7 @@ static void test_reset_restores_caps(void)
     g_autoptr(HCmd) c = hcmd_new(OP_SET_HCA_CAP, GENERAL_MAX);
 
     h_enable(h);
-    memcpy(IN_PTR(c, set_hca_cap_in, capability), h->fw->caps_cur[0], MLX5_CAP_BYTES);
+    memcpy(IN_PTR(c, set_hca_cap_in, capability), MLX5_CAP_CUR(h->fw, 0), MLX5_CAP_BYTES);
     PRM_SET(cmd_hca_cap, log_max_qp, IN_PTR(c, set_hca_cap_in, capability), 7);
     h_ok(h, c);
     mlx5_fw_reset(h->fw, "test");
@@ -518,11 +518,11 @@ static void test_set_hca_cap_roce_within_max(void)
     g_autoptr(HCmd) version = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_ROCE << 1);
 
     h_enable(h);
-    memcpy(IN_PTR(same, set_hca_cap_in, capability), h->fw->caps_cur[MLX5_CAP_ROCE],
+    memcpy(IN_PTR(same, set_hca_cap_in, capability), MLX5_CAP_CUR(h->fw, MLX5_CAP_ROCE),
            MLX5_CAP_BYTES);
-    memcpy(IN_PTR(size, set_hca_cap_in, capability), h->fw->caps_cur[MLX5_CAP_ROCE],
+    memcpy(IN_PTR(size, set_hca_cap_in, capability), MLX5_CAP_CUR(h->fw, MLX5_CAP_ROCE),
            MLX5_CAP_BYTES);
-    memcpy(IN_PTR(version, set_hca_cap_in, capability), h->fw->caps_cur[MLX5_CAP_ROCE],
+    memcpy(IN_PTR(version, set_hca_cap_in, capability), MLX5_CAP_CUR(h->fw, MLX5_CAP_ROCE),
            MLX5_CAP_BYTES);
     PRM_SET(roce_cap, roce_address_table_size, IN_PTR(size, set_hca_cap_in, capability), 0xffff);
     PRM_SET(roce_cap, roce_version, IN_PTR(version, set_hca_cap_in, capability), 0x2);
