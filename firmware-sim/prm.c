@@ -1,20 +1,54 @@
 /* PRM field access and the field-descriptor tables generated from prm-layouts.h. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "prm.h"
 
+/* A field of `width` bits at bit `off` (big-endian, bit 0 the MSB of
+ * byte 0) lies in the bytes first..last; up to 8 of them are read and
+ * written as one big-endian word, so a field costs a few byte moves and
+ * not a loop over its bits (the command path and the data path read
+ * every context through here).  A 57..64-bit field that is not
+ * byte-aligned spans nine bytes: it goes bit by bit. */
+typedef struct PrmSpan {
+    unsigned first, nbytes, shift;  /* shift: bits right of the field in the word */
+    uint64_t mask;                  /* the field's bits, in place in the word */
+} PrmSpan;
+
+static bool prm_span(unsigned off, unsigned width, PrmSpan *s)
+{
+    unsigned last = (off + width - 1) / 8;
+
+    s->first = off / 8;
+    s->nbytes = last - s->first + 1;
+    if (s->nbytes > 8) {
+        return false;
+    }
+    s->shift = s->nbytes * 8 - off % 8 - width;
+    s->mask = (width == 64 ? UINT64_MAX : (1ull << width) - 1) << s->shift;
+    return true;
+}
+
+static uint64_t prm_word(const uint8_t *buf, const PrmSpan *s)
+{
+    uint64_t w = 0;
+
+    for (unsigned i = 0; i < s->nbytes; i++) {
+        w = w << 8 | buf[s->first + i];
+    }
+    return w;
+}
+
 uint64_t prm_get_bits(const uint8_t *buf, unsigned off, unsigned width)
 {
+    PrmSpan s;
     uint64_t v = 0;
 
     if (width == 0) {
         return 0;
     }
-    if (off % 8 == 0 && width % 8 == 0) {
-        for (unsigned i = 0; i < width / 8; i++) {
-            v = v << 8 | buf[off / 8 + i];
-        }
-        return v;
+    if (prm_span(off, width, &s)) {
+        return (prm_word(buf, &s) & s.mask) >> s.shift;
     }
     for (unsigned i = 0; i < width; i++) {
         unsigned bit = off + i;
@@ -25,13 +59,17 @@ uint64_t prm_get_bits(const uint8_t *buf, unsigned off, unsigned width)
 
 void prm_set_bits(uint8_t *buf, unsigned off, unsigned width, uint64_t v)
 {
+    PrmSpan s;
+
     if (width == 0) {
         return;
     }
-    if (off % 8 == 0 && width % 8 == 0) {
-        for (unsigned i = width / 8; i-- > 0;) {
-            buf[off / 8 + i] = (uint8_t)v;
-            v >>= 8;
+    if (prm_span(off, width, &s)) {
+        uint64_t w = (prm_word(buf, &s) & ~s.mask) | ((v << s.shift) & s.mask);
+
+        for (unsigned i = s.nbytes; i-- > 0;) {
+            buf[s.first + i] = (uint8_t)w;
+            w >>= 8;
         }
         return;
     }

@@ -55,6 +55,48 @@ static void test_set_truncates_to_width(void)
     g_assert_cmphex(prm_get_bits(b, 0, 0), ==, 0);
 }
 
+/* Every offset in the first 9 bytes and every width, against the PRM's
+ * definition taken one bit at a time: the word-at-a-time access
+ * (prm.c prm_span) at all its edges, nine-byte fields included. */
+static uint64_t bitwise_get(const uint8_t *b, unsigned off, unsigned width)
+{
+    uint64_t v = 0;
+
+    for (unsigned i = 0; i < width; i++) {
+        v = v << 1 | ((b[(off + i) / 8] >> (7 - (off + i) % 8)) & 1);
+    }
+    return v;
+}
+
+static void test_get_set_every_span(void)
+{
+    GRand *r = g_rand_new_with_seed(0x5eed);
+    uint8_t b[24], want[24];
+
+    for (unsigned off = 0; off < 72; off++) {
+        for (unsigned width = 1; width <= 64; width++) {
+            uint64_t v = (uint64_t)g_rand_int(r) << 32 | g_rand_int(r);
+            uint64_t m = width == 64 ? UINT64_MAX : (1ull << width) - 1;
+
+            for (unsigned i = 0; i < sizeof(b); i++) {
+                b[i] = want[i] = (uint8_t)g_rand_int(r);
+            }
+            g_assert_cmphex(prm_get_bits(b, off, width), ==, bitwise_get(b, off, width));
+            prm_set_bits(b, off, width, v);
+            for (unsigned i = 0; i < width; i++) {        /* the PRM's way */
+                unsigned bit = off + i;
+                uint8_t bm = (uint8_t)(1u << (7 - bit % 8));
+
+                want[bit / 8] = (v >> (width - 1 - i)) & 1 ? want[bit / 8] | bm
+                                                          : want[bit / 8] & ~bm;
+            }
+            g_assert_cmpmem(b, sizeof(b), want, sizeof(want));
+            g_assert_cmphex(prm_get_bits(b, off, width), ==, v & m);
+        }
+    }
+    g_rand_free(r);
+}
+
 static void test_macros_match_descriptors(void)
 {
     const PrmLayout *l = prm_layout_find("create_eq_in");
@@ -181,6 +223,7 @@ int main(int argc, char **argv)
     g_test_add_func("/prm/get-set-byte-aligned", test_get_set_byte_aligned);
     g_test_add_func("/prm/get-set-unaligned", test_get_set_unaligned);
     g_test_add_func("/prm/set-truncates-to-width", test_set_truncates_to_width);
+    g_test_add_func("/prm/get-set-every-span", test_get_set_every_span);
     g_test_add_func("/prm/macros-match-descriptors", test_macros_match_descriptors);
     g_test_add_func("/prm/fields-inside-their-layout", test_fields_inside_their_layout);
     g_test_add_func("/prm/fields-unique-and-disjoint", test_fields_unique_and_disjoint);
