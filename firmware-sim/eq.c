@@ -25,7 +25,8 @@ bool mlx5_ring_init(Mlx5Ring *r, const uint8_t *pas, uint64_t avail_bytes,
     if (npas * 8 > avail_bytes) {
         return false;           /* guest-supplied size beyond its page list */
     }
-    r->pas = g_new(uint64_t, npas);
+    r->pas = npas <= MLX5_RING_INLINE_PAS ? r->pas_inline
+           : g_new(uint64_t, MAX(npas, MLX5_RING_HEAP_MIN_PAS));
     for (uint64_t i = 0; i < npas; i++) {
         r->pas[i] = prm_be64(pas + i * 8) & ~(page - 1);
     }
@@ -39,7 +40,9 @@ bool mlx5_ring_init(Mlx5Ring *r, const uint8_t *pas, uint64_t avail_bytes,
 
 void mlx5_ring_fini(Mlx5Ring *r)
 {
-    g_free(r->pas);
+    if (r->pas != r->pas_inline) {
+        g_free(r->pas);
+    }
     r->pas = NULL;
     r->npas = 0;
 }

@@ -172,9 +172,19 @@ static inline uint32_t mlx5_page_offset_bytes(uint32_t field, unsigned log_page_
     return field << (log_page_size - 6);
 }
 
+/* A ring's page list: up to MLX5_RING_INLINE_PAS addresses in the ring
+ * itself (a driver's rings mostly take one to four pages), longer ones on
+ * the heap in blocks of at least MLX5_RING_HEAP_MIN_PAS.  Not a small
+ * block per ring: glibc keeps freed blocks of up to 128 bytes in "fast"
+ * bins, unmerged, and merges them all at once later - after a reset
+ * retired 2^18 QPs that was one 45 ms call (docs/security.md). */
+#define MLX5_RING_INLINE_PAS 4
+#define MLX5_RING_HEAP_MIN_PAS 32
+
 typedef struct Mlx5Ring {
-    uint64_t *pas;              /* page addresses */
+    uint64_t *pas;              /* page addresses: pas_inline or the heap */
     uint32_t npas;
+    uint64_t pas_inline[MLX5_RING_INLINE_PAS];
     uint8_t log_page_size;      /* in bytes (12 = 4 KiB) */
     uint32_t page_offset;       /* bytes into the first page */
     uint8_t log_size;           /* entries */
@@ -654,10 +664,11 @@ extern const Mlx5TableCost mlx5_eq_cost, mlx5_cq_cost, mlx5_queue_cost, mlx5_srq
 
 /* Rings (eq.c): guest address of entry `idx`, or false if out of range. */
 bool mlx5_ring_entry_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr);
-/* The host memory a ring's page list holds. */
+/* The host memory a ring's page list holds beyond the ring itself. */
 static inline uint64_t mlx5_ring_bytes(const Mlx5Ring *r)
 {
-    return (uint64_t)r->npas * sizeof(*r->pas);
+    return r->npas <= MLX5_RING_INLINE_PAS
+        ? 0 : (uint64_t)MAX(r->npas, MLX5_RING_HEAP_MIN_PAS) * sizeof(*r->pas);
 }
 /* Read a page list of n 64-bit addresses from a command's input. */
 bool mlx5_ring_init(Mlx5Ring *r, const uint8_t *pas, uint64_t avail_bytes,

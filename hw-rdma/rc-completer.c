@@ -14,9 +14,7 @@ static const uint32_t rnr_timer_us[32] = {
 
 static Mlx5RcWqe *oldest(Mlx5QpTransport *t)
 {
-    GArray *wqes = t->req.wqes;
-
-    return wqes->len ? &g_array_index(wqes, Mlx5RcWqe, 0) : NULL;
+    return t->req.wqes.len ? mlx5_rc_wqe_at(&t->req.wqes, 0) : NULL;
 }
 
 /* The oldest WQE is done, and so are the local ones (UMRs) it held back. */
@@ -32,10 +30,10 @@ static void complete_oldest(Mlx5DataPath *dp, Mlx5QpTransport *t)
 
 void mlx5_rc_fail(Mlx5DataPath *dp, Mlx5QpTransport *t, guint i, uint8_t syndrome)
 {
-    GArray *wqes = t->req.wqes;
+    Mlx5RcWqe *r = mlx5_rc_wqe_at(&t->req.wqes, i);
 
-    mlx5emu_trace_rc_fail(t->qp->num, g_array_index(wqes, Mlx5RcWqe, i).wqe_index, syndrome);
-    mlx5_rc_req_cqe(dp, t, &g_array_index(wqes, Mlx5RcWqe, i), syndrome);
+    mlx5emu_trace_rc_fail(t->qp->num, r->wqe_index, syndrome);
+    mlx5_rc_req_cqe(dp, t, r, syndrome);
     mlx5_rc_wqe_drop(t, i);
     mlx5_rc_qp_error(dp, t);
 }

@@ -173,7 +173,7 @@ static void send_rd_atomic(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWqe *r,
  * gather failed (it has then been failed, and the QP is in ERR). */
 static bool transmit(Mlx5DataPath *dp, Mlx5QpTransport *t, guint i)
 {
-    Mlx5RcWqe *r = &g_array_index(t->req.wqes, Mlx5RcWqe, i);
+    Mlx5RcWqe *r = mlx5_rc_wqe_at(&t->req.wqes, i);
     uint32_t mtu = mlx5_rc_mtu(t->qp);
     Mlx5SglStatus st;
     Mlx5RocePkt p;
@@ -216,13 +216,13 @@ static bool all_sent(const Mlx5RcWqe *r)
  * responder keeps no more). */
 void mlx5_rc_requester_run(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
-    GArray *wqes = t->req.wqes;
+    const Mlx5RcWqes *wqes = &t->req.wqes;
     unsigned limit = MIN(1u << PRM_GET(qpc, log_sra_max, t->qp->qpc), MLX5_RC_MAX_RD_ATOMIC);
     unsigned rd_atomic = 0;
     bool sent = false;
 
     for (guint i = 0; i < wqes->len && t->qp->state == MLX5_QP_STATE_RTS; i++) {
-        Mlx5RcWqe *r = &g_array_index(wqes, Mlx5RcWqe, i);
+        Mlx5RcWqe *r = mlx5_rc_wqe_at(wqes, i);
         bool ra = mlx5_rc_is_read_or_atomic(r->opcode);
 
         if (!all_sent(r)) {
@@ -262,11 +262,11 @@ void mlx5_rc_send_resume(Mlx5DataPath *dp, uint32_t qpn)
  * again, as the window allows. */
 void mlx5_rc_requester_resend(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t from)
 {
-    GArray *wqes = t->req.wqes;
+    const Mlx5RcWqes *wqes = &t->req.wqes;
 
     mlx5emu_trace_rc_retransmit(t->qp->num, from);
     for (guint i = 0; i < wqes->len; i++) {
-        Mlx5RcWqe *r = &g_array_index(wqes, Mlx5RcWqe, i);
+        Mlx5RcWqe *r = mlx5_rc_wqe_at(wqes, i);
 
         if (!r->started) {
             break;
@@ -324,14 +324,14 @@ static void rc_append(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RcWqe *r)
     Mlx5Requester *req = &t->req;
     uint32_t bytes = r->ds * MLX5_DS_BYTES;
 
-    while (req->wqes->len && (req->wqes->len >= (1u << t->qp->sq.ring.log_size) ||
+    while (req->wqes.len && (req->wqes.len >= (1u << t->qp->sq.ring.log_size) ||
                               req->copied + bytes > mlx5_rc_copies_max(t->qp))) {
-        mlx5emu_trace_ub_rc_sq_overcommit(t->qp->num, req->wqes->len, req->copied);
+        mlx5emu_trace_ub_rc_sq_overcommit(t->qp->num, req->wqes.len, req->copied);
         mlx5_guest_error(dp->fw, "QP 0x%x: more sends outstanding than its send queue holds",
                          t->qp->num);
         mlx5_rc_wqe_drop(t, 0);
     }
-    g_array_append_vals(req->wqes, r, 1);
+    mlx5_rc_wqe_push(&req->wqes, r);
     req->copied += bytes;
 }
 
@@ -349,7 +349,7 @@ void mlx5_rc_post_local(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe 
         .last_psn = psn_add(req->sq_psn, PSN_MASK),
     };
 
-    if (req->wqes->len == 0) {
+    if (req->wqes.len == 0) {
         mlx5_rc_req_cqe(dp, t, &r, 0);
         return;
     }

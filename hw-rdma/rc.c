@@ -214,37 +214,66 @@ uint64_t mlx5_rc_copies_max(const Mlx5Qp *qp)
     return MAX((uint64_t)MLX5_WQEBB_BYTES << qp->sq.ring.log_size, (uint64_t)MLX5_MAX_WQE_BYTES);
 }
 
-void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i)
+/* --- the send WQEs in flight (transport.h Mlx5RcWqes) ------------------- */
+
+void mlx5_rc_wqe_push(Mlx5RcWqes *l, const Mlx5RcWqe *r)
 {
-    t->req.copied -= g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
-    g_array_remove_index(t->req.wqes, i);
+    if (l->len == l->cap) {             /* at most the send ring's slots: rc_append */
+        uint32_t cap = l->cap ? l->cap * 2 : 8;
+        Mlx5RcWqe *ring = g_new(Mlx5RcWqe, cap);
+
+        for (uint32_t i = 0; i < l->len; i++) {
+            ring[i] = *mlx5_rc_wqe_at(l, i);
+        }
+        g_free(l->ring);
+        l->ring = ring;
+        l->head = 0;
+        l->cap = cap;
+    }
+    *mlx5_rc_wqe_at(l, l->len++) = *r;
 }
 
-void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t)
+void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i)
 {
-    g_array_set_size(t->req.wqes, 0);
-    t->req.copied = 0;
+    Mlx5RcWqes *l = &t->req.wqes;
+    Mlx5RcWqe *r = mlx5_rc_wqe_at(l, i);
+
+    t->req.copied -= r->ds * MLX5_DS_BYTES;
+    g_free(r->wqe);
+    if (i == 0) {
+        l->head = (l->head + 1) & (l->cap - 1);
+    } else {                            /* a failed WQE: rc-completer.c mlx5_rc_fail */
+        for (guint j = i; j + 1 < l->len; j++) {
+            *mlx5_rc_wqe_at(l, j) = *mlx5_rc_wqe_at(l, j + 1);
+        }
+    }
+    l->len--;
 }
 
 /* The `n` oldest WQEs, with their copies. */
 static void rc_wqes_drop_oldest(Mlx5QpTransport *t, guint n)
 {
-    for (guint i = 0; i < n; i++) {
-        t->req.copied -= g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
+    while (n--) {
+        mlx5_rc_wqe_drop(t, 0);
     }
-    g_array_remove_range(t->req.wqes, 0, n);
+}
+
+void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t)
+{
+    rc_wqes_drop_oldest(t, t->req.wqes.len);
+    g_free(t->req.wqes.ring);
+    t->req.wqes = (Mlx5RcWqes) { 0 };
 }
 
 /* The send WQEs in flight, oldest first, as far as the slice goes. */
 unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
-    GArray *wqes = t->req.wqes;
+    const Mlx5RcWqes *wqes = &t->req.wqes;
     guint n = 0;
 
     mlx5_rc_stop_timer(dp, t);
     while (n < wqes->len && mlx5_slice_left(dp)) {
-        mlx5_rc_req_cqe(dp, t, &g_array_index(wqes, Mlx5RcWqe, n),
-                        MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+        mlx5_rc_req_cqe(dp, t, mlx5_rc_wqe_at(wqes, n), MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
         n++;
     }
     if (n) {

@@ -8,23 +8,19 @@
 
 #include "transport.h"
 
-static void rc_wqe_clear(void *p)
-{
-    g_free(((Mlx5RcWqe *)p)->wqe);
-}
-
 /* What the allocator adds to each block (glibc malloc on 64-bit hosts). */
 enum { ALLOC_HEADER_BYTES = 16 };
 
 /* What the data path keeps for a QP: its transport state and, for an RC
  * or XRC QP, the send WQEs in flight - at most one per send-ring slot
- * (each an entry of req.wqes, which GArray sizes to a power of two, and a
- * copy with the allocator's header) holding at most mlx5_rc_copies_max
+ * (each an entry of req.wqes, a ring that doubles up to the slots, its
+ * old and new buffers both held while it grows, and a copy with the
+ * allocator's header) holding at most mlx5_rc_copies_max
  * bytes together (rc-requester.c rc_append). */
 uint64_t mlx5_transport_qp_bytes(Mlx5DataPath *dp, const Mlx5Qp *qp)
 {
     uint64_t slots = (uint64_t)1 << qp->sq.ring.log_size;
-    uint64_t bytes = sizeof(Mlx5QpTransport) + sizeof(GArray);
+    uint64_t bytes = sizeof(Mlx5QpTransport);
 
     (void)dp;
     if (mlx5_qp_st_is_rc(qp->st)) {
@@ -40,8 +36,6 @@ void *mlx5_transport_qp_created(Mlx5DataPath *dp, Mlx5Qp *qp)
 
     t->qp = qp;
     t->epoch = dp->epoch;
-    t->req.wqes = g_array_new(false, false, sizeof(Mlx5RcWqe));
-    g_array_set_clear_func(t->req.wqes, rc_wqe_clear);
     if (qp->st == MLX5_QP_ST_QP1) {
         dp->gsi_qp = qp;                /* BTH destination QP 1 (ud.c) */
     }
@@ -67,7 +61,7 @@ void mlx5_transport_qp_destroyed(Mlx5DataPath *dp, Mlx5Qp *qp)
          * mlx5_transport_reset): only its memory is left. */
         g_queue_free_full(t->resp.held, (GDestroyNotify)g_bytes_unref);
     }
-    g_array_free(t->req.wqes, true);
+    mlx5_rc_wqes_drop_all(t);
     g_free(t);
     qp->dp = NULL;
 }

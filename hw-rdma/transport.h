@@ -58,6 +58,23 @@ typedef struct Mlx5RcWqe {
     uint32_t xrc_srqn;          /* XRC: the remote XRC SRQ (the WQE's XRC segment) */
 } Mlx5RcWqe;
 
+/* The send WQEs in flight, oldest first (rc.c): a ring of records that
+ * doubles as it fills, up to the send ring's slots (rc-requester.c
+ * rc_append).  It lives in the requester: a QP that never sent owns no
+ * allocation for it, so a reset that frees 2^18 QPs leaves no small
+ * blocks per QP for the allocator to merge in one go (docs/security.md),
+ * and completing the oldest moves none of the others. */
+typedef struct Mlx5RcWqes {
+    Mlx5RcWqe *ring;
+    uint32_t head, len, cap;    /* cap: 0 or a power of two */
+} Mlx5RcWqes;
+
+/* WQE i of the list, 0 the oldest (i < len). */
+static inline Mlx5RcWqe *mlx5_rc_wqe_at(const Mlx5RcWqes *l, uint32_t i)
+{
+    return &l->ring[(l->head + i) & (l->cap - 1)];
+}
+
 /* A receive WQE the transport took from the QP's receive queue or from an
  * SRQ, until its CQE (rq.c). */
 typedef struct Mlx5RecvWqe {
@@ -94,7 +111,7 @@ typedef struct Mlx5Requester {
     uint32_t sq_psn;            /* next new PSN (a WQE takes all of its PSNs when it starts) */
     uint32_t sent_psn;          /* one past the highest PSN a packet went out with */
     uint32_t una_psn;           /* oldest PSN not yet acknowledged */
-    GArray *wqes;               /* Mlx5RcWqe, oldest first */
+    Mlx5RcWqes wqes;            /* in flight, oldest first */
     uint32_t copied;            /* bytes their copies hold (mlx5_rc_copies_max) */
     uint8_t retry_left, rnr_left;   /* retries before RETRY_EXC / RNR_RETRY_EXC */
     Mlx5RcTimer timer;
@@ -206,6 +223,8 @@ void mlx5_rc_resp_release(Mlx5DataPath *dp, Mlx5QpTransport *t);
 uint64_t mlx5_rc_copies_max(const Mlx5Qp *qp);
 void mlx5_rc_wqe_drop(Mlx5QpTransport *t, guint i);
 void mlx5_rc_wqes_drop_all(Mlx5QpTransport *t);
+/* Append a WQE (the list grows; rc_append bounds it). */
+void mlx5_rc_wqe_push(Mlx5RcWqes *l, const Mlx5RcWqe *r);
 
 /* ud.c: take one send WQE of a UD or GSI QP (0, or the syndrome to fail it
  * with; the caller writes its CQE); a datagram that parsed as RoCEv2 UD. */

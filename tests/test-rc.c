@@ -203,7 +203,7 @@ static void test_rc_outstanding_bounded(void)
     for (int i = 0; i < 40; i++) {
         post_send(e, MLX5_OPCODE_SEND, 8, 0);
     }
-    g_assert_cmpuint(t->req.wqes->len, <=, 1u << e->a.log_size);
+    g_assert_cmpuint(t->req.wqes.len, <=, 1u << e->a.log_size);
     g_assert_cmpuint(h_nerrors(e->h), >=, 1);
 }
 
@@ -227,10 +227,10 @@ static void test_rc_outstanding_bytes_bounded(void)
         }
         h_sq_ring(e->h, &e->a);
     }
-    for (guint i = 0; i < t->req.wqes->len; i++) {
-        copied += g_array_index(t->req.wqes, Mlx5RcWqe, i).ds * MLX5_DS_BYTES;
+    for (guint i = 0; i < t->req.wqes.len; i++) {
+        copied += mlx5_rc_wqe_at(&t->req.wqes, i)->ds * MLX5_DS_BYTES;
     }
-    g_assert_cmpuint(t->req.wqes->len, ==, 4);
+    g_assert_cmpuint(t->req.wqes.len, ==, 4);
     g_assert_cmpuint(copied, <=, (uint64_t)MLX5_WQEBB_BYTES << e->a.log_size);
     g_assert_cmpuint(h_nerrors(e->h), >=, 1);
 }
@@ -1408,9 +1408,46 @@ static void test_rc_async_events(void)
 }
 
 
+/* The list of send WQEs in flight (transport.h Mlx5RcWqes): oldest first
+ * through growth with the ring wrapped, completions from the front and a
+ * failed WQE from the middle, each copy freed once (ASan) and the bytes
+ * of the copies counted. */
+static void test_rc_wqe_list(void)
+{
+    Mlx5QpTransport t = { 0 };
+    Mlx5RcWqes *l = &t.req.wqes;
+    uint16_t next = 0, want = 0;
+
+    for (unsigned round = 0; round < 40; round++) {
+        for (unsigned k = 0; k < 5; k++) {          /* post 5 */
+            Mlx5RcWqe r = { .ds = 2, .wqe_index = next++, .wqe = g_malloc(32) };
+
+            mlx5_rc_wqe_push(l, &r);
+            t.req.copied += 32;
+        }
+        for (unsigned k = 0; k < 3; k++) {          /* complete the 3 oldest */
+            g_assert_cmpuint(mlx5_rc_wqe_at(l, 0)->wqe_index, ==, want++);
+            mlx5_rc_wqe_drop(&t, 0);
+        }
+    }
+    g_assert_cmpuint(l->len, ==, 80);
+    g_assert_cmpuint(l->cap, ==, 128);
+    mlx5_rc_wqe_drop(&t, 10);                      /* a failed one */
+    for (uint32_t i = 0; i < l->len; i++) {
+        uint16_t w = (uint16_t)(want + i + (i >= 10));
+
+        g_assert_cmpuint(mlx5_rc_wqe_at(l, i)->wqe_index, ==, w);
+    }
+    g_assert_cmpuint(t.req.copied, ==, 79 * 32);
+    mlx5_rc_wqes_drop_all(&t);
+    g_assert_cmpuint(t.req.copied, ==, 0);
+    g_assert_null(l->ring);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/rc/wqe-list", test_rc_wqe_list);
     g_test_add_func("/rc/send-multi-packet", test_rc_send_multi_packet);
     g_test_add_func("/rc/write", test_rc_write);
     g_test_add_func("/rc/write-imm", test_rc_write_imm);

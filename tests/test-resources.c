@@ -335,6 +335,38 @@ static void test_eq_bad_input(void)
     }
 }
 
+/* A page list in the ring (up to MLX5_RING_INLINE_PAS pages) and on the
+ * heap (in blocks of MLX5_RING_HEAP_MIN_PAS at least): each entry at the
+ * page the list names, the cost the table is charged, freed once (ASan). */
+static void test_ring_page_list_inline_and_heap(void)
+{
+    /* in the ring, its last inline slot, a minimum heap block, more */
+    static const unsigned log_pages[] = { 0, 2, 3, 6 };
+
+    for (size_t k = 0; k < G_N_ELEMENTS(log_pages); k++) {
+        unsigned n = 1u << log_pages[k];
+        g_autofree uint8_t *pas = g_malloc(n * 8);
+        Mlx5Ring r;
+        uint64_t a;
+
+        for (unsigned i = 0; i < n; i++) {
+            prm_put_be64(pas + i * 8, 0x100000ull * (i + 1) + 0xfff);   /* low bits ignored */
+        }
+        /* 64 entries of 64 bytes per 4 KiB page; one page short fails */
+        g_assert_false(mlx5_ring_init(&r, pas, n * 8 - 8, (uint8_t)(log_pages[k] + 6), 6, 12, 0));
+        g_assert_true(mlx5_ring_init(&r, pas, n * 8, (uint8_t)(log_pages[k] + 6), 6, 12, 0));
+        g_assert_cmpuint(r.npas, ==, n);
+        for (unsigned i = 0; i < n; i++) {
+            g_assert_true(mlx5_ring_entry_addr(&r, i * 64 + 63, &a));
+            g_assert_cmphex(a, ==, 0x100000ull * (i + 1) + 63 * 64);
+        }
+        g_assert_cmpuint(mlx5_ring_bytes(&r), ==,
+                         n <= MLX5_RING_INLINE_PAS ? 0 : MAX(n, MLX5_RING_HEAP_MIN_PAS) * 8);
+        mlx5_ring_fini(&r);
+        g_assert_null(r.pas);
+    }
+}
+
 static void test_eq_page_list_shorter_than_queue(void)
 {
     g_autoptr(Harness) h = h_new();
@@ -596,6 +628,8 @@ int main(int argc, char **argv)
     g_test_add_func("/resources/eq/bad-input", test_eq_bad_input);
     g_test_add_func("/resources/eq/page-list-shorter-than-queue",
                     test_eq_page_list_shorter_than_queue);
+    g_test_add_func("/resources/ring-page-list-inline-and-heap",
+                    test_ring_page_list_inline_and_heap);
     g_test_add_func("/resources/eq/stale-and-double-destroy", test_eq_stale_and_double_destroy);
     g_test_add_func("/resources/eq/table-full", test_eq_table_full);
     g_test_add_func("/resources/cq/create-query", test_cq_create_query);
