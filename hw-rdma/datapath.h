@@ -48,7 +48,7 @@ typedef struct Mlx5DataPath {
     uint64_t timer_deadline;    /* what the platform timer is set to (UINT64_MAX: off) */
     GArray *cq_moderated;       /* Mlx5HeldEvent: CQ events moderation holds (cq.c) */
     GHashTable *cq_held_at;     /* Mlx5Cq * -> its index in cq_moderated + 1 */
-    GPtrArray *rc_timed;        /* Mlx5QpTransport whose ack or RNR timer runs (rc.c) */
+    GPtrArray *rc_timed;        /* Mlx5QpTransport whose ack or RNR timer runs: a heap (rc.c) */
     GPtrArray *rq_err_watched;  /* Mlx5QpTransport in ERR, new receive WQEs flushed (rq.c) */
     guint rq_err_next;          /* where the next look at them starts */
     GQueue *roce_loopback;      /* GBytes: RoCE frames to this port, to receive (transport.c) */

@@ -35,8 +35,9 @@
  * A failed WQE takes the QP to ERR (IBA 10.3.1); entering ERR, by failure
  * or by MODIFY_QP, flushes: every outstanding and every posted send WQE,
  * and every posted receive WQE, completes with WR_FLUSH_ERR (transport.c).
- * Timers: each QP's one timer (ack or RNR) lives in dp->rc_timed under the
- * device's platform timer.
+ * Timers: each QP's one timer (ack or RNR) lives in dp->rc_timed, a heap
+ * on the deadline, under the device's platform timer; the due ones expire
+ * a slice's worth per call.
  */
 #include <string.h>
 
@@ -130,16 +131,85 @@ void mlx5_rc_qp_error(Mlx5DataPath *dp, Mlx5QpTransport *t)
 
 /* --- timers ------------------------------------------------------------- */
 
+/* dp->rc_timed holds the QPs whose timer runs as a binary heap on
+ * req.deadline, the soonest first; each QP knows its place (timed_at,
+ * 1-based), so starting, moving or stopping a timer costs O(log n) and
+ * finding the next deadline O(1) however many QPs wait - a guest may
+ * hold 2^18 of them with a WQE outstanding. */
+static Mlx5QpTransport *timed(const GPtrArray *h, guint i)
+{
+    return g_ptr_array_index(h, i);
+}
+
+static void timed_put(GPtrArray *h, guint i, Mlx5QpTransport *t)
+{
+    h->pdata[i] = t;
+    t->timed_at = i + 1;
+}
+
+static bool timed_before(const GPtrArray *h, guint i, guint j)
+{
+    return timed(h, i)->req.deadline < timed(h, j)->req.deadline;
+}
+
+static void timed_swap(GPtrArray *h, guint i, guint j)
+{
+    Mlx5QpTransport *t = timed(h, i);
+
+    timed_put(h, i, timed(h, j));
+    timed_put(h, j, t);
+}
+
+/* Entry i moved (a new deadline, or the last entry put in a hole): up
+ * or down to its place. */
+static void timed_fix(GPtrArray *h, guint i)
+{
+    while (i > 0 && timed_before(h, i, (i - 1) / 2)) {
+        timed_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        guint l = 2 * i + 1, m = i;
+
+        if (l < h->len && timed_before(h, l, m)) {
+            m = l;
+        }
+        if (l + 1 < h->len && timed_before(h, l + 1, m)) {
+            m = l + 1;
+        }
+        if (m == i) {
+            return;
+        }
+        timed_swap(h, i, m);
+        i = m;
+    }
+}
+
+static void timed_remove(GPtrArray *h, Mlx5QpTransport *t)
+{
+    guint i = t->timed_at - 1, last = h->len - 1;
+
+    t->timed_at = 0;
+    if (i != last) {
+        timed_put(h, i, timed(h, last));
+    }
+    g_ptr_array_set_size(h, last);
+    if (i < h->len) {
+        timed_fix(h, i);
+    }
+}
+
 void mlx5_rc_timer_start(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcTimer kind, uint64_t ns)
 {
     Mlx5Requester *req = &t->req;
 
-    if (!t->timed) {
-        t->timed = true;
-        g_ptr_array_add(dp->rc_timed, t);
-    }
     req->timer = kind;
     req->deadline = mlx5_dp_now(dp) + ns;
+    if (!t->timed_at) {
+        g_ptr_array_add(dp->rc_timed, t);
+        t->timed_at = dp->rc_timed->len;
+    }
+    timed_fix(dp->rc_timed, t->timed_at - 1);
     mlx5emu_trace_rc_timer(t->qp->num, kind, (unsigned)MIN(ns / 1000, UINT32_MAX));
     mlx5_timer_request(dp, req->deadline);
 }
@@ -147,46 +217,30 @@ void mlx5_rc_timer_start(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcTimer kind,
 void mlx5_rc_stop_timer(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
     t->req.timer = MLX5_RC_TIMER_OFF;
-    if (t->timed) {
-        t->timed = false;
-        g_ptr_array_remove_fast(dp->rc_timed, t);
+    if (t->timed_at) {
+        timed_remove(dp->rc_timed, t);
     }
 }
 
-/* The QPs whose timer is due leave the list (a timer runs only in RTS). */
-static GPtrArray *rc_timers_due(Mlx5DataPath *dp, uint64_t now)
-{
-    GPtrArray *due = g_ptr_array_new();
-
-    for (guint i = 0; i < dp->rc_timed->len;) {
-        Mlx5QpTransport *t = g_ptr_array_index(dp->rc_timed, i);
-        bool running = t->req.timer != MLX5_RC_TIMER_OFF && t->qp->state == MLX5_QP_STATE_RTS;
-
-        if (running && t->req.deadline > now) {
-            i++;
-            continue;
-        }
-        if (running) {
-            g_ptr_array_add(due, t);
-        }
-        t->timed = false;
-        g_ptr_array_remove_index_fast(dp->rc_timed, i);
-    }
-    return due;
-}
-
+/* The timers due, soonest first, as far as the slice goes (one unit
+ * each, and what an expiry resends takes its own); the rest are still
+ * due at the next call.  A timer runs only in RTS. */
 uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp)
 {
-    g_autoptr(GPtrArray) due = rc_timers_due(dp, mlx5_dp_now(dp));
-    uint64_t next = UINT64_MAX;
+    GPtrArray *h = dp->rc_timed;
+    uint64_t now = mlx5_dp_now(dp);
 
-    /* An expiry may fail a QP and so stop another's timer: each QP of
-     * `due` is still there (a QP goes only by a command). */
-    for (guint i = 0; i < due->len; i++) {
-        Mlx5QpTransport *t = g_ptr_array_index(due, i);
+    while (h->len && timed(h, 0)->req.deadline <= now && mlx5_slice_left(dp)) {
+        Mlx5QpTransport *t = timed(h, 0);
         Mlx5RcTimer kind = t->req.timer;
 
-        t->req.timer = MLX5_RC_TIMER_OFF;
+        /* An expiry may fail a QP and so stop another's timer, or start
+         * this one's again: the heap's top is read afresh each time. */
+        mlx5_rc_stop_timer(dp, t);
+        if (t->qp->state != MLX5_QP_STATE_RTS) {
+            continue;
+        }
+        mlx5_slice_take(dp, 1);
         mlx5emu_trace_rc_timeout(t->qp->num, kind);
         if (kind == MLX5_RC_TIMER_ACK) {
             mlx5_rc_completer_timeout(dp, t);
@@ -194,13 +248,7 @@ uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp)
             mlx5_rc_completer_rnr_timeout(dp, t);
         }
     }
-    for (guint i = 0; i < dp->rc_timed->len; i++) {
-        Mlx5QpTransport *t = g_ptr_array_index(dp->rc_timed, i);
-        if (t->req.timer != MLX5_RC_TIMER_OFF) {
-            next = MIN(next, t->req.deadline);
-        }
-    }
-    return next;
+    return h->len ? timed(h, 0)->req.deadline : UINT64_MAX;
 }
 
 /* --- entry points ------------------------------------------------------- */

@@ -226,34 +226,36 @@ unsigned mlx5_rq_flush_posted(Mlx5DataPath *dp, Mlx5QpTransport *t)
     return n;
 }
 
-/* The QPs no longer in ERR stop being watched. */
-static void rq_err_prune(GPtrArray *watched)
+/* dp->rq_err_watched: each QP knows its place (watched_at, 1-based), so
+ * one leaves in O(1), the last taking its place. */
+static void rq_watched_remove(GPtrArray *watched, Mlx5QpTransport *t)
 {
-    for (guint i = 0; i < watched->len;) {
-        Mlx5QpTransport *t = g_ptr_array_index(watched, i);
+    guint i = t->watched_at - 1;
+    Mlx5QpTransport *last = g_ptr_array_index(watched, watched->len - 1);
 
-        if (t->qp->state == MLX5_QP_STATE_ERR) {
-            i++;
-            continue;
-        }
-        t->err_watched = false;
-        g_ptr_array_remove_index_fast(watched, i);
-    }
+    watched->pdata[i] = last;
+    last->watched_at = i + 1;
+    t->watched_at = 0;
+    g_ptr_array_set_size(watched, watched->len - 1);
 }
 
 /* Each look costs a doorbell-record read: a slice's worth of QPs a call,
- * round robin, so thousands of QPs in ERR cost the same per call as one. */
+ * round robin, so thousands of QPs in ERR cost the same per call as one;
+ * a QP found no longer in ERR leaves the list then. */
 uint64_t mlx5_rq_err_poll(Mlx5DataPath *dp)
 {
     GPtrArray *watched = dp->rq_err_watched;
     guint looked = 0;
 
-    rq_err_prune(watched);
     while (looked < watched->len && mlx5_slice_left(dp)) {
         Mlx5QpTransport *t = g_ptr_array_index(watched, dp->rq_err_next++ % watched->len);
         unsigned n;
 
         mlx5_slice_take(dp, 1);
+        if (t->qp->state != MLX5_QP_STATE_ERR) {
+            rq_watched_remove(watched, t);
+            continue;
+        }
         n = mlx5_rq_flush_posted(dp, t);
         if (n) {
             mlx5emu_trace_qp_flush(t->qp->num, n);
@@ -269,9 +271,8 @@ uint64_t mlx5_rq_err_poll(Mlx5DataPath *dp)
 
 void mlx5_rq_unwatch(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
-    if (t->err_watched) {
-        t->err_watched = false;
-        g_ptr_array_remove_fast(dp->rq_err_watched, t);
+    if (t->watched_at) {
+        rq_watched_remove(dp->rq_err_watched, t);
     }
 }
 
@@ -294,9 +295,9 @@ unsigned mlx5_rq_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
         return n;
     }
     n += mlx5_rq_flush_posted(dp, t);
-    if (t->qp->rq.ring.npas && !t->err_watched) {
-        t->err_watched = true;
+    if (t->qp->rq.ring.npas && !t->watched_at) {
         g_ptr_array_add(dp->rq_err_watched, t);
+        t->watched_at = dp->rq_err_watched->len;
         mlx5_timer_request(dp, mlx5_dp_now(dp) + MLX5_RQ_ERR_POLL_NS);
     }
     return n;

@@ -150,8 +150,8 @@ typedef struct Mlx5QpTransport {
     Mlx5Qp *qp;                 /* the firmware's QP: context, queues, state */
     Mlx5Requester req;
     Mlx5Responder resp;
-    bool timed;                 /* in dp->rc_timed */
-    bool err_watched;           /* in dp->rq_err_watched */
+    guint timed_at;             /* its place in dp->rc_timed + 1; 0: no timer runs */
+    guint watched_at;           /* its place in dp->rq_err_watched + 1; 0: not there */
     uint32_t epoch;             /* dp->epoch when it was made */
 } Mlx5QpTransport;
 

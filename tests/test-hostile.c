@@ -430,6 +430,58 @@ static void test_err_flush_sliced(void)
 }
 
 /*
+ * 400 RC QPs, each with a SEND whose packet was lost, their ack timers
+ * started in the reverse order of the QPs, every tenth QP taken to ERR
+ * meanwhile (its timer stopped from the middle of the list): once all are
+ * due, the timer calls resend in deadline order, a slice's worth per call,
+ * and none for a QP in ERR.  Before: every call scanned every timed QP,
+ * and one call expired all the due timers at once.
+ */
+static void test_ack_timers_many(void)
+{
+    g_autoptr(RcEnv) e = env_new(100);
+    Harness *h = e->h;
+    enum { NQP = 400, PSN0 = 0x10000 };
+    HRing q[NQP];
+    unsigned calls = 0, next = NQP, sent = 0;
+
+    e->timeout = 14;                                    /* 67 ms */
+    e->retry = 3;
+    for (unsigned i = 0; i < NQP; i++) {
+        q[i] = h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 2, 0);
+        connect_qp(e, q[i].num, e->b.num, PSN0 + i * 16);
+    }
+    for (unsigned i = NQP; i-- > 0;) {                  /* QP 399's timer first */
+        h->clock_ns += 1000;
+        post_send_on(h, &q[i], e->key, MLX5_OPCODE_SEND, 64, 0, 0);
+    }
+    for (unsigned i = 0; i < NQP; i += 10) {
+        g_assert_cmphex(h_modify_qp(h, OP_2ERR_QP, q[i].num), ==, MLX5_CMD_STAT_OK);
+    }
+    g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, NQP - NQP / 10);
+    h->clock_ns += 100 * 1000 * 1000ull;
+    g_ptr_array_set_size(h->frames, 0);
+    while (sent < NQP - NQP / 10) {
+        unsigned n = timer_once(e);
+
+        g_assert_cmpuint(n, <=, MLX5_SLICE_UNITS);
+        for (unsigned k = sent; k < sent + n; k++) {
+            RcFrame f;
+
+            frame_take(e, k, &f);
+            while (--next % 10 == 0) {                  /* the QPs in ERR: none */
+            }
+            g_assert_cmphex(f.pkt.psn, ==, PSN0 + next * 16);
+        }
+        sent += n;
+        g_test_message("timer call %u: %u resent", calls, n);
+        g_assert_cmpuint(++calls, <, 10);
+    }
+    g_assert_cmpuint(calls, >, 2);
+    g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, NQP - NQP / 10);   /* started again */
+}
+
+/*
  * TEARDOWN_HCA of a function that still holds a thousand QPs (a driver
  * that never destroyed them, a guest that died): the command retires every
  * object at once and frees MLX5_RECLAIM_INLINE of them; the timer frees the
@@ -515,6 +567,7 @@ int main(int argc, char **argv)
     g_test_add_func("/hostile/doorbell-work-sliced", test_doorbell_work_sliced);
     g_test_add_func("/hostile/read-responses-paced", test_read_responses_paced);
     g_test_add_func("/hostile/err-flush-sliced", test_err_flush_sliced);
+    g_test_add_func("/hostile/ack-timers-many", test_ack_timers_many);
     g_test_add_func("/hostile/teardown-reclaimed-in-slices", test_teardown_reclaimed_in_slices);
     g_test_add_func("/hostile/reset-while-reclaiming", test_reset_while_reclaiming);
     return g_test_run();
