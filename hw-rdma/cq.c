@@ -16,51 +16,45 @@
  * cq_period_mode START_FROM_CQE restarts the period at every CQE (the
  * event waits for a pause in the traffic); START_FROM_EQE counts it from
  * the first CQE after arming.  Held CQs wait in dp->cq_moderated for the
- * platform timer.
+ * platform timer (deadlines.h).
  */
 #include <string.h>
 
 #include "cqe.h"
 #include "datapath.h"
 
-/* The CQ's held event, or NULL: one hash look, however many CQs a guest
- * armed (dp->cq_held_at: CQ -> its index in dp->cq_moderated, plus one). */
-static Mlx5HeldEvent *held_event(Mlx5DataPath *dp, const Mlx5Cq *cq, guint *at)
+/* dp->cq_moderated (deadlines.h) holds each CQ's held event; the CQ's
+ * place in it is one hash look, however many CQs a guest armed
+ * (dp->cq_held_at). */
+static void held_placed(void *cq, guint place, void *opaque)
 {
-    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(dp->cq_held_at, cq));
+    Mlx5DataPath *dp = opaque;
 
-    if (!i) {
-        return NULL;
+    if (place) {
+        g_hash_table_insert(dp->cq_held_at, cq, GUINT_TO_POINTER(place));
+    } else {
+        g_hash_table_remove(dp->cq_held_at, cq);
     }
-    *at = i - 1;
-    return &g_array_index(dp->cq_moderated, Mlx5HeldEvent, i - 1);
 }
 
-static void held_add(Mlx5DataPath *dp, Mlx5Cq *cq, uint16_t cqes, uint64_t deadline)
+void mlx5_cq_moderation_init(Mlx5DataPath *dp)
 {
-    g_array_append_val(dp->cq_moderated, ((Mlx5HeldEvent) { cq, cqes, deadline }));
-    g_hash_table_insert(dp->cq_held_at, cq, GUINT_TO_POINTER(dp->cq_moderated->len));
+    mlx5_deadlines_init(&dp->cq_moderated, held_placed, dp);
+    dp->cq_held_at = g_hash_table_new(g_direct_hash, g_direct_equal);
 }
 
-/* Event `at` is no longer held; the last one takes its place. */
-static void held_remove(Mlx5DataPath *dp, guint at)
+/* The CQ's place in dp->cq_moderated, 0 if it holds no event. */
+static guint held_place(Mlx5DataPath *dp, const Mlx5Cq *cq)
 {
-    GArray *held = dp->cq_moderated;
-
-    g_hash_table_remove(dp->cq_held_at, g_array_index(held, Mlx5HeldEvent, at).cq);
-    g_array_remove_index_fast(held, at);
-    if (at < held->len) {
-        g_hash_table_insert(dp->cq_held_at, g_array_index(held, Mlx5HeldEvent, at).cq,
-                            GUINT_TO_POINTER(at + 1));
-    }
+    return GPOINTER_TO_UINT(g_hash_table_lookup(dp->cq_held_at, cq));
 }
 
 void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
-    guint at;
+    guint place = held_place(dp, cq);
 
-    if (held_event(dp, cq, &at)) {
-        held_remove(dp, at);
+    if (place) {
+        mlx5_deadlines_remove(&dp->cq_moderated, place);
     }
 }
 
@@ -84,46 +78,44 @@ static void cq_event(Mlx5DataPath *dp, Mlx5Cq *cq)
 static void cq_event_moderated(Mlx5DataPath *dp, Mlx5Cq *cq)
 {
     uint64_t period_end = mlx5_dp_now(dp) + cq->cq_period * 1000ull;
-    guint at;
-    Mlx5HeldEvent *h = cq->cq_period ? held_event(dp, cq, &at) : NULL;
-    unsigned cqes = (h ? h->cqes : 0) + 1;
+    guint place = cq->cq_period ? held_place(dp, cq) : 0;
+    Mlx5Deadline *h = place ? mlx5_deadlines_at(&dp->cq_moderated, place) : NULL;
+    unsigned cqes = (h ? h->count : 0) + 1;
 
     if (cq->cq_period == 0 || (cq->cq_max_count && cqes >= cq->cq_max_count)) {
         cq_event(dp, cq);
         return;
     }
     if (h) {
-        h->cqes = (uint16_t)cqes;
+        h->count = cqes;
         if (cq->cq_period_mode == MLX5_CQ_PERIOD_MODE_START_FROM_CQE) {
-            h->deadline = period_end;
+            mlx5_deadlines_set(&dp->cq_moderated, place, cq, period_end);
         }
         return;
     }
-    held_add(dp, cq, (uint16_t)cqes, period_end);
+    mlx5_deadlines_set(&dp->cq_moderated, 0, cq, period_end);
+    mlx5_deadlines_at(&dp->cq_moderated, held_place(dp, cq))->count = cqes;
     mlx5emu_trace_cq_event_held(cq->cqn, cq->cq_period, cq->cq_max_count);
     mlx5_timer_request(dp, period_end);
 }
 
+/* The held events due, soonest first, a slice's worth (one unit each:
+ * an EQE and perhaps an interrupt); the rest are still due next call. */
 uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp)
 {
-    uint64_t now = mlx5_dp_now(dp), next = UINT64_MAX;
-    GArray *held = dp->cq_moderated;
+    Mlx5Deadlines *held = &dp->cq_moderated;
+    uint64_t now = mlx5_dp_now(dp);
 
-    for (guint i = 0; i < held->len;) {
-        Mlx5HeldEvent *h = &g_array_index(held, Mlx5HeldEvent, i);
-        Mlx5Cq *cq = h->cq;
+    while (mlx5_deadlines_next(held) <= now && mlx5_slice_left(dp)) {
+        Mlx5Cq *cq = mlx5_deadlines_at(held, 1)->owner;
 
-        if (h->deadline > now) {
-            next = MIN(next, h->deadline);
-            i++;
-            continue;
-        }
-        held_remove(dp, i);
+        mlx5_deadlines_remove(held, 1);
+        mlx5_slice_take(dp, 1);
         if (cq->arm) {
             cq_event(dp, cq);
         }
     }
-    return next;
+    return mlx5_deadlines_next(held);
 }
 
 static void cq_overrun(Mlx5DataPath *dp, Mlx5Cq *cq)

@@ -33,22 +33,16 @@
 #define MLX5EMU_DATAPATH_H
 
 #include "fw.h"
+#include "deadlines.h"
 #include "mlx5-dev.h"
 #include "wqe.h"
-
-/* A CQ's completion event, held by event moderation (cq.c). */
-typedef struct Mlx5HeldEvent {
-    Mlx5Cq *cq;
-    uint16_t cqes;              /* CQEs written since the CQ was armed */
-    uint64_t deadline;          /* clock_ns at which the event fires */
-} Mlx5HeldEvent;
 
 typedef struct Mlx5DataPath {
     Mlx5Fw *fw;                 /* the objects it runs (firmware-sim) */
     uint64_t timer_deadline;    /* what the platform timer is set to (UINT64_MAX: off) */
-    GArray *cq_moderated;       /* Mlx5HeldEvent: CQ events moderation holds (cq.c) */
-    GHashTable *cq_held_at;     /* Mlx5Cq * -> its index in cq_moderated + 1 */
-    GPtrArray *rc_timed;        /* Mlx5QpTransport whose ack or RNR timer runs: a heap (rc.c) */
+    Mlx5Deadlines cq_moderated; /* Mlx5Cq: the events moderation holds (cq.c) */
+    GHashTable *cq_held_at;     /* Mlx5Cq * -> its place in cq_moderated */
+    Mlx5Deadlines rc_timed;     /* Mlx5QpTransport whose ack or RNR timer runs (rc.c) */
     GPtrArray *rq_err_watched;  /* Mlx5QpTransport in ERR, new receive WQEs flushed (rq.c) */
     guint rq_err_next;          /* where the next look at them starts */
     GQueue *roce_loopback;      /* GBytes: RoCE frames to this port, to receive (transport.c) */
@@ -126,8 +120,9 @@ bool mlx5_dbr_posted(Mlx5DataPath *dp, uint64_t dbr, uint32_t hw_counter,
 void mlx5_cq_arm_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t cqn, uint32_t dw0);
 /* Write one CQE (64 bytes; op_own's owner bit is filled in) to the CQ. */
 bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited);
-/* The platform timer fired: raise the held CQ events that are due; the
- * next deadline (UINT64_MAX: none). */
+/* The platform timer fired: raise the held CQ events that are due, a
+ * slice's worth; the next deadline (UINT64_MAX: none). */
+void mlx5_cq_moderation_init(Mlx5DataPath *dp);
 uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp);
 /* The CQ goes: its held event with it. */
 void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq);
@@ -239,8 +234,9 @@ bool mlx5_roce_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool 
 /* Receive the RoCE frames this port sent to itself; the next deadline
  * (UINT64_MAX: none left). */
 uint64_t mlx5_roce_loopback_run(Mlx5DataPath *dp);
-/* Run the RC timers that are due (rc.c), flush what was posted to QPs in
- * ERR (rq.c); the next deadline. */
+/* Run the RC timers that are due, a slice's worth (rc.c), flush what was
+ * posted to QPs in ERR (rq.c); the next deadline. */
+void mlx5_rc_timers_init(Mlx5DataPath *dp);
 uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp);
 uint64_t mlx5_rq_err_poll(Mlx5DataPath *dp);
 

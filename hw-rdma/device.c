@@ -40,7 +40,7 @@ static void dp_reset(void *opaque)
 {
     Mlx5DataPath *dp = opaque;
 
-    g_array_set_size(dp->cq_moderated, 0);
+    mlx5_deadlines_clear(&dp->cq_moderated);
     g_hash_table_remove_all(dp->cq_held_at);
     mlx5_transport_reset(dp);
     mlx5_deferred_clear(dp);
@@ -83,9 +83,8 @@ Mlx5Device *mlx5_dev_new(const Mlx5Platform *plat, void *opaque, const Mlx5FwCon
     mlx5_fw_init(&d->fw, plat, opaque, cfg);
     dp->fw = &d->fw;
     dp->timer_deadline = UINT64_MAX;
-    dp->cq_moderated = g_array_new(false, false, sizeof(Mlx5HeldEvent));
-    dp->cq_held_at = g_hash_table_new(g_direct_hash, g_direct_equal);
-    dp->rc_timed = g_ptr_array_new();
+    mlx5_cq_moderation_init(dp);
+    mlx5_rc_timers_init(dp);
     dp->rq_err_watched = g_ptr_array_new();
     dp->roce_loopback = g_queue_new();
     mlx5_deferred_init(dp);
@@ -99,9 +98,9 @@ void mlx5_dev_free(Mlx5Device *d)
         return;
     }
     mlx5_fw_fini(&d->fw);           /* the data path lets go of every object first */
-    g_array_free(d->dp.cq_moderated, true);
+    mlx5_deadlines_fini(&d->dp.cq_moderated);
     g_hash_table_destroy(d->dp.cq_held_at);
-    g_ptr_array_free(d->dp.rc_timed, true);
+    mlx5_deadlines_fini(&d->dp.rc_timed);
     g_ptr_array_free(d->dp.rq_err_watched, true);
     g_queue_free(d->dp.roce_loopback);
     mlx5_deferred_fini(&d->dp);

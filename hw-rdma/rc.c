@@ -35,9 +35,9 @@
  * A failed WQE takes the QP to ERR (IBA 10.3.1); entering ERR, by failure
  * or by MODIFY_QP, flushes: every outstanding and every posted send WQE,
  * and every posted receive WQE, completes with WR_FLUSH_ERR (transport.c).
- * Timers: each QP's one timer (ack or RNR) lives in dp->rc_timed, a heap
- * on the deadline, under the device's platform timer; the due ones expire
- * a slice's worth per call.
+ * Timers: each QP's one timer (ack or RNR) lives in dp->rc_timed
+ * (deadlines.h) under the device's platform timer; the due ones expire a
+ * slice's worth per call.
  */
 #include <string.h>
 
@@ -131,94 +131,33 @@ void mlx5_rc_qp_error(Mlx5DataPath *dp, Mlx5QpTransport *t)
 
 /* --- timers ------------------------------------------------------------- */
 
-/* dp->rc_timed holds the QPs whose timer runs as a binary heap on
- * req.deadline, the soonest first; each QP knows its place (timed_at,
- * 1-based), so starting, moving or stopping a timer costs O(log n) and
- * finding the next deadline O(1) however many QPs wait - a guest may
- * hold 2^18 of them with a WQE outstanding. */
-static Mlx5QpTransport *timed(const GPtrArray *h, guint i)
+/* dp->rc_timed (deadlines.h): each QP knows its place in it (timed_at). */
+static void rc_timer_placed(void *owner, guint place, void *opaque)
 {
-    return g_ptr_array_index(h, i);
+    (void)opaque;
+    ((Mlx5QpTransport *)owner)->timed_at = place;
 }
 
-static void timed_put(GPtrArray *h, guint i, Mlx5QpTransport *t)
+void mlx5_rc_timers_init(Mlx5DataPath *dp)
 {
-    h->pdata[i] = t;
-    t->timed_at = i + 1;
-}
-
-static bool timed_before(const GPtrArray *h, guint i, guint j)
-{
-    return timed(h, i)->req.deadline < timed(h, j)->req.deadline;
-}
-
-static void timed_swap(GPtrArray *h, guint i, guint j)
-{
-    Mlx5QpTransport *t = timed(h, i);
-
-    timed_put(h, i, timed(h, j));
-    timed_put(h, j, t);
-}
-
-/* Entry i moved (a new deadline, or the last entry put in a hole): up
- * or down to its place. */
-static void timed_fix(GPtrArray *h, guint i)
-{
-    while (i > 0 && timed_before(h, i, (i - 1) / 2)) {
-        timed_swap(h, i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
-    for (;;) {
-        guint l = 2 * i + 1, m = i;
-
-        if (l < h->len && timed_before(h, l, m)) {
-            m = l;
-        }
-        if (l + 1 < h->len && timed_before(h, l + 1, m)) {
-            m = l + 1;
-        }
-        if (m == i) {
-            return;
-        }
-        timed_swap(h, i, m);
-        i = m;
-    }
-}
-
-static void timed_remove(GPtrArray *h, Mlx5QpTransport *t)
-{
-    guint i = t->timed_at - 1, last = h->len - 1;
-
-    t->timed_at = 0;
-    if (i != last) {
-        timed_put(h, i, timed(h, last));
-    }
-    g_ptr_array_set_size(h, last);
-    if (i < h->len) {
-        timed_fix(h, i);
-    }
+    mlx5_deadlines_init(&dp->rc_timed, rc_timer_placed, NULL);
 }
 
 void mlx5_rc_timer_start(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcTimer kind, uint64_t ns)
 {
-    Mlx5Requester *req = &t->req;
+    uint64_t at = mlx5_dp_now(dp) + ns;
 
-    req->timer = kind;
-    req->deadline = mlx5_dp_now(dp) + ns;
-    if (!t->timed_at) {
-        g_ptr_array_add(dp->rc_timed, t);
-        t->timed_at = dp->rc_timed->len;
-    }
-    timed_fix(dp->rc_timed, t->timed_at - 1);
+    t->req.timer = kind;
+    mlx5_deadlines_set(&dp->rc_timed, t->timed_at, t, at);
     mlx5emu_trace_rc_timer(t->qp->num, kind, (unsigned)MIN(ns / 1000, UINT32_MAX));
-    mlx5_timer_request(dp, req->deadline);
+    mlx5_timer_request(dp, at);
 }
 
 void mlx5_rc_stop_timer(Mlx5DataPath *dp, Mlx5QpTransport *t)
 {
     t->req.timer = MLX5_RC_TIMER_OFF;
     if (t->timed_at) {
-        timed_remove(dp->rc_timed, t);
+        mlx5_deadlines_remove(&dp->rc_timed, t->timed_at);
     }
 }
 
@@ -227,15 +166,15 @@ void mlx5_rc_stop_timer(Mlx5DataPath *dp, Mlx5QpTransport *t)
  * due at the next call.  A timer runs only in RTS. */
 uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp)
 {
-    GPtrArray *h = dp->rc_timed;
+    Mlx5Deadlines *timed = &dp->rc_timed;
     uint64_t now = mlx5_dp_now(dp);
 
-    while (h->len && timed(h, 0)->req.deadline <= now && mlx5_slice_left(dp)) {
-        Mlx5QpTransport *t = timed(h, 0);
+    while (mlx5_deadlines_next(timed) <= now && mlx5_slice_left(dp)) {
+        Mlx5QpTransport *t = mlx5_deadlines_at(timed, 1)->owner;
         Mlx5RcTimer kind = t->req.timer;
 
         /* An expiry may fail a QP and so stop another's timer, or start
-         * this one's again: the heap's top is read afresh each time. */
+         * this one's again: the top is read afresh each time. */
         mlx5_rc_stop_timer(dp, t);
         if (t->qp->state != MLX5_QP_STATE_RTS) {
             continue;
@@ -248,7 +187,7 @@ uint64_t mlx5_rc_timer_expire(Mlx5DataPath *dp)
             mlx5_rc_completer_rnr_timeout(dp, t);
         }
     }
-    return h->len ? timed(h, 0)->req.deadline : UINT64_MAX;
+    return mlx5_deadlines_next(timed);
 }
 
 /* --- entry points ------------------------------------------------------- */

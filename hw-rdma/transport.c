@@ -152,7 +152,7 @@ void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsign
 void mlx5_transport_reset(Mlx5DataPath *dp)
 {
     g_queue_clear_full(dp->roce_loopback, (GDestroyNotify)g_bytes_unref);
-    g_ptr_array_set_size(dp->rc_timed, 0);
+    mlx5_deadlines_clear(&dp->rc_timed);
     g_ptr_array_set_size(dp->rq_err_watched, 0);
     dp->resp_held = 0;
     dp->gsi_qp = NULL;

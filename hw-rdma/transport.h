@@ -115,7 +115,6 @@ typedef struct Mlx5Requester {
     uint32_t copied;            /* bytes their copies hold (mlx5_rc_copies_max) */
     uint8_t retry_left, rnr_left;   /* retries before RETRY_EXC / RNR_RETRY_EXC */
     Mlx5RcTimer timer;
-    uint64_t deadline;          /* clock_ns when the timer fires */
     uint32_t rnr_psn;           /* RNR wait: resend from here */
     bool seq_nak_resent;        /* resent for a sequence NAK at seq_nak_psn, */
     uint32_t seq_nak_psn;       /* and no progress since */

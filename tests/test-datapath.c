@@ -250,12 +250,56 @@ static void test_moderation_cq_gone(void)
     set_moderation(e, 8, 0);
     h_cq_arm(e->h, &e->cq);
     nop(e, &e->sq, 1, CQ_UPDATE);
-    g_assert_cmpuint(h_dp(e->h)->cq_moderated->len, ==, 1);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(e->h)->cq_moderated), ==, 1);
     mlx5_dev_reset(e->h->dev, "test");
     e->h->clock_ns += 8000;
     mlx5_dev_timer(e->h->dev);
-    g_assert_cmpuint(h_dp(e->h)->cq_moderated->len, ==, 0);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(e->h)->cq_moderated), ==, 0);
     g_assert_true(h_dp(e->h)->timer_deadline == UINT64_MAX);
+}
+
+/* 300 CQs with moderation, their events held from times in the reverse
+ * order of the CQs: once due, the timer raises them soonest first, a
+ * slice's worth per call.  Before: each call scanned every held event and
+ * raised all the due ones at once. */
+static void test_moderation_many_cqs(void)
+{
+    g_autoptr(SqEnv) e = env_new();
+    enum { NCQ = 300 };
+    HRing eq = h_create_eq(e->h, 10, 1, 0), cq[NCQ], sq[NCQ];
+    unsigned calls = 0, raised = 0;
+    const uint8_t *eqe;
+
+    for (unsigned i = 0; i < NCQ; i++) {
+        cq[i] = e->cq = h_create_cq(e->h, eq.num, 2);
+        sq[i] = h_create_sq(e->h, cq[i].num, 2);
+        g_assert_cmphex(h_modify_sq(e->h, sq[i].num, ST_RST, ST_RDY), ==, MLX5_CMD_STAT_OK);
+        set_moderation(e, 8, 0);
+    }
+    for (unsigned i = NCQ; i-- > 0;) {                  /* CQ 299's event first */
+        e->h->clock_ns += 10;
+        h_cq_arm(e->h, &cq[i]);
+        nop(e, &sq[i], 1, CQ_UPDATE);
+    }
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(e->h)->cq_moderated), ==, NCQ);
+    g_assert_null(h_eq_next(e->h, &eq));
+    e->h->clock_ns += 8000;
+    while (raised < NCQ) {
+        unsigned n = 0;
+
+        e->h->timer_ns = UINT64_MAX;
+        mlx5_dev_timer(e->h->dev);
+        while ((eqe = h_eq_next(e->h, &eq))) {
+            g_assert_cmphex(prm_be32(eqe + EQE_COMP_CQN) & 0xffffff, ==,
+                            cq[NCQ - 1 - raised].num);
+            raised++;
+            n++;
+        }
+        g_assert_cmpuint(n, <=, MLX5_SLICE_UNITS);
+        g_assert_cmpuint(++calls, <, 10);
+    }
+    g_assert_cmpuint(calls, >, 2);
+    g_assert_cmpuint(g_hash_table_size(h_dp(e->h)->cq_held_at), ==, 0);
 }
 
 /* Re-arming a CQ whose event is held, again and again, keeps one held
@@ -272,11 +316,11 @@ static void test_moderation_rearm_keeps_one(void)
         h_cq_arm(e->h, &e->cq);
         nop(e, &e->sq, 1, CQ_UPDATE);
     }
-    g_assert_cmpuint(h_dp(e->h)->cq_moderated->len, ==, 1);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(e->h)->cq_moderated), ==, 1);
     g_assert_cmpuint(g_hash_table_size(h_dp(e->h)->cq_held_at), ==, 1);
     e->h->clock_ns += 8000;
     mlx5_dev_timer(e->h->dev);
-    g_assert_cmpuint(h_dp(e->h)->cq_moderated->len, ==, 0);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(e->h)->cq_moderated), ==, 0);
     g_assert_cmpuint(g_hash_table_size(h_dp(e->h)->cq_held_at), ==, 0);
     g_assert_nonnull(h_eq_next(e->h, &e->h->comp_eq));
 }
@@ -1292,6 +1336,7 @@ int main(int argc, char **argv)
     g_test_add_func("/datapath/lso-chunks-across-slices", test_lso_chunks_across_slices);
     g_test_add_func("/datapath/lso-half-out-then-err", test_lso_half_out_then_err);
     g_test_add_func("/datapath/moderation-rearm-keeps-one", test_moderation_rearm_keeps_one);
+    g_test_add_func("/datapath/moderation-many-cqs", test_moderation_many_cqs);
     g_test_add_func("/datapath/tx-finish-segment-checksum-zero",
                     test_tx_finish_segment_checksum_zero);
     g_test_add_func("/datapath/lso-mss-zero", test_lso_mss_zero);

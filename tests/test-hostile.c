@@ -458,7 +458,7 @@ static void test_ack_timers_many(void)
     for (unsigned i = 0; i < NQP; i += 10) {
         g_assert_cmphex(h_modify_qp(h, OP_2ERR_QP, q[i].num), ==, MLX5_CMD_STAT_OK);
     }
-    g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, NQP - NQP / 10);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(h)->rc_timed), ==, NQP - NQP / 10);
     h->clock_ns += 100 * 1000 * 1000ull;
     g_ptr_array_set_size(h->frames, 0);
     while (sent < NQP - NQP / 10) {
@@ -478,7 +478,7 @@ static void test_ack_timers_many(void)
         g_assert_cmpuint(++calls, <, 10);
     }
     g_assert_cmpuint(calls, >, 2);
-    g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, NQP - NQP / 10);   /* started again */
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(h)->rc_timed), ==, NQP - NQP / 10);   /* started again */
 }
 
 /*
@@ -502,7 +502,7 @@ static void test_teardown_reclaimed_in_slices(void)
     g_assert_cmpuint(env_add_qps(e, 1000), ==, 1000);
     post_send(e, MLX5_OPCODE_SEND, 64, 0);              /* a's ack timer runs */
     g_assert_cmphex(h_modify_qp(h, OP_2ERR_QP, e->b.num), ==, MLX5_CMD_STAT_OK);
-    g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, 1);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(h)->rc_timed), ==, 1);
     g_assert_cmpuint(h_dp(h)->rq_err_watched->len, ==, 1);
     objects = mlx5_fw_object_count(fw);
     g_assert_cmpuint(objects, >, 1000);
@@ -511,7 +511,7 @@ static void test_teardown_reclaimed_in_slices(void)
     mlx5_slice_close(h_dp(h));
     g_assert_cmpuint(mlx5_fw_object_count(fw), ==, 0);
     g_assert_cmpuint(mlx5_fw_retired_count(fw), ==, objects - MLX5_RECLAIM_INLINE);
-    g_assert_cmpuint(h_dp(h)->rc_timed->len, ==, 0);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(h)->rc_timed), ==, 0);
     g_assert_cmpuint(h_dp(h)->rq_err_watched->len, ==, 0);
     g_assert_cmpuint(fw->host_mem.used, >, 0);
 

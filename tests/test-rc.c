@@ -523,7 +523,7 @@ static void arm_everything(RcEnv *e)
     fill(e, 64);
     post_send(e, MLX5_OPCODE_RDMA_WRITE, 64, B_BUF);     /* a's ack timer runs */
     g_assert_cmphex(h_modify_qp(e->h, OP_2ERR_QP, e->b.num), ==, MLX5_CMD_STAT_OK);
-    g_assert_cmpuint(h_dp(e->h)->rc_timed->len, ==, 1);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(e->h)->rc_timed), ==, 1);
     g_assert_cmpuint(h_dp(e->h)->rq_err_watched->len, ==, 1);
 }
 
@@ -534,7 +534,7 @@ static void test_rc_gone_while_busy(void)
     arm_everything(e);
     h_destroy(e->h, OP_DESTROY_QP, e->a.num);
     h_destroy(e->h, OP_DESTROY_QP, e->b.num);
-    g_assert_cmpuint(h_dp(e->h)->rc_timed->len, ==, 0);
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(e->h)->rc_timed), ==, 0);
     g_assert_cmpuint(h_dp(e->h)->rq_err_watched->len, ==, 0);
     fire_timer(e);
     g_clear_pointer(&e, env_free);
@@ -546,7 +546,7 @@ static void test_rc_gone_while_busy(void)
     h_sq_doorbell(e->h, &e->a);                         /* a frame to ourselves, queued */
     g_assert_cmpuint(g_queue_get_length(h_dp(e->h)->roce_loopback), >, 0);
     g_assert_cmpuint(mlx5_dev_reset(e->h->dev, "flr"), >, 0);
-    g_assert_cmpuint(h_dp(e->h)->rc_timed->len + h_dp(e->h)->rq_err_watched->len +
+    g_assert_cmpuint(mlx5_deadlines_len(&h_dp(e->h)->rc_timed) + h_dp(e->h)->rq_err_watched->len +
                      g_queue_get_length(h_dp(e->h)->roce_loopback), ==, 0);
     mlx5_dev_timer(e->h->dev);
 }
