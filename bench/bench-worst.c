@@ -24,6 +24,7 @@
 enum { MTU = 1024, REPS = 20, BIG = 6u << 20 };     /* rc-env's path MTU; 6 MiB */
 
 typedef struct Stat {
+    unsigned reps;              /* repetitions of the row */
     unsigned calls;
     unsigned long frames;       /* sent in all */
     int64_t max_ns, sum_ns;
@@ -112,6 +113,7 @@ static void row_write(uint32_t len, Stat *s)
     for (unsigned r = 0; r < REPS; r++) {
         g_autoptr(RcEnv) e = env_new(1000);
 
+        s->reps++;
         write_doorbell(e, len, s);
     }
 }
@@ -125,6 +127,7 @@ static void row_read(uint32_t len, bool dup, Stat *s)
         GBytes *req;
         Stat first = { 0 };
 
+        s->reps++;
         post_send(e, MLX5_OPCODE_RDMA_READ, len, B_BUF);
         req = g_bytes_ref(g_ptr_array_index(e->h->frames, 0));
         frames_forget(e, &first);
@@ -150,6 +153,7 @@ static void row_err_flush(unsigned log_rq, Stat *s)
         uint32_t n = 1u << log_rq;
         int64_t t0;
 
+        s->reps++;
         for (uint32_t i = 0; i < n; i++) {
             h_data_seg(h_gpa(h, rq + (uint64_t)i * H_QP_RQ_STRIDE), 64, e->key, B_BUF);
         }
@@ -175,6 +179,7 @@ static void row_teardown(unsigned nqp, unsigned reps, Stat *s, unsigned *objects
         Harness *h = e->h;
         int64_t t0;
 
+        s->reps++;
         env_add_qps(e, nqp);
         *objects = mlx5_fw_object_count(h->fw);
         t0 = now_ns();
@@ -187,9 +192,38 @@ static void row_teardown(unsigned nqp, unsigned reps, Stat *s, unsigned *objects
     }
 }
 
+/* `nqp` RC QPs to rc-env's b, each with a SEND whose packet was lost,
+ * their ack timers all due at once: the timer calls that resend.  The
+ * QPs share one ring in fake RAM (env_add_qps): each WQE is copied at its
+ * doorbell, before the next QP writes its own there. */
+static void row_ack_timers(unsigned nqp, unsigned reps, Stat *s)
+{
+    for (unsigned r = 0; r < reps; r++) {
+        g_autoptr(RcEnv) e = env_new(5000);
+        Harness *h = e->h;
+        uint64_t brk = h->brk;
+
+        s->reps++;
+        e->retry = 3;
+        e->timeout = 14;                /* 67 ms */
+        for (unsigned i = 0; i < nqp; i++) {
+            HRing q;
+
+            h->brk = brk;
+            q = h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 2, 0);
+
+            connect_qp(e, q.num, e->b.num, 5000);
+            post_send_on(h, &q, e->key, MLX5_OPCODE_SEND, 64, 0, 0);
+        }
+        frames_forget(e, &(Stat) { 0 });
+        h->clock_ns += 100 * 1000 * 1000ull;
+        timed_due(e, s);
+    }
+}
+
 static void print_row(const char *what, const Stat *s, const Stat *base)
 {
-    printf("  %-50s %6u %8lu %9.1f %9.1f %8.1fx\n", what, s->calls, s->frames / REPS,
+    printf("  %-50s %6u %8lu %9.1f %9.1f %8.1fx\n", what, s->calls, s->frames / MAX(s->reps, 1u),
            s->max_ns / 1e3,
            s->calls ? s->sum_ns / 1e3 / s->calls : 0.0,
            base->max_ns ? (double)s->max_ns / base->max_ns : 0.0);
@@ -199,6 +233,7 @@ int main(void)
 {
     Stat db_base = { 0 }, db_big = { 0 }, rx_base = { 0 }, rx_big = { 0 }, rx_dup = { 0 };
     Stat cmd_base = { 0 }, cmd_big = { 0 }, td_base = { 0 }, td_4k = { 0 }, td_full = { 0 };
+    Stat tm_base = { 0 }, tm_big = { 0 };
     unsigned n_base, n_4k, n_full;
     char what[3][64];
 
@@ -212,9 +247,11 @@ int main(void)
     row_teardown(0, REPS, &td_base, &n_base);
     row_teardown(1u << 12, REPS, &td_4k, &n_4k);
     row_teardown(1u << 18, 2, &td_full, &n_full);      /* the caps' QPs, or the budget's */
+    row_ack_timers(1, REPS, &tm_base);
+    row_ack_timers(1u << 14, 2, &tm_big);
 
     printf("worst cases: the longest single entry-point call, %u repetitions each\n"
-           "  (the full teardown: 2)\n", REPS);
+           "  (the full teardown and the 16384 timers: 2)\n", REPS);
     printf("  (slices of %u units, sched.c; \"calls\": entry-point calls in all,\n"
            "   \"frames\": sent per repetition)\n",
            MLX5_SLICE_UNITS);
@@ -233,5 +270,7 @@ int main(void)
     print_row(what[0], &td_base, &td_base);
     print_row(what[1], &td_4k, &td_base);
     print_row(what[2], &td_full, &td_base);
+    print_row("timer: 1 ack timer due (baseline)", &tm_base, &tm_base);
+    print_row("timer: 16384 ack timers due at once", &tm_big, &tm_base);
     return 0;
 }
