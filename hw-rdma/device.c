@@ -305,10 +305,15 @@ void mlx5_dev_timer(Mlx5Device *d)
         mlx5_timer_request(dp, mlx5_dp_now(dp));    /* again, once the device is free */
         return;
     }
-    next = mlx5_deferred_run(dp);
-    next = MIN(next, mlx5_roce_loopback_run(dp));
-    next = MIN(next, mlx5_cq_moderation_expire(dp));
+    /* One slice for all, the expiries first: what is due when a call
+     * starts is finite (an expiry that starts its timer again starts it in
+     * the future), so they drain within a few calls however many there
+     * are, while sliced work (a long send, looped-back frames, the ERR
+     * poll) may go on for ever and, first, would starve them. */
+    next = mlx5_cq_moderation_expire(dp);
     next = MIN(next, mlx5_rc_timer_expire(dp));
+    next = MIN(next, mlx5_deferred_run(dp));
+    next = MIN(next, mlx5_roce_loopback_run(dp));
     next = MIN(next, mlx5_rq_err_poll(dp));
     mlx5_timer_request(dp, next);
     dev_leave(d);

@@ -482,6 +482,43 @@ static void test_ack_timers_many(void)
 }
 
 /*
+ * A QP's ack timer falls due while another QP's 300-packet WRITE is going
+ * out a slice per timer call: the first timer call resends for the timer,
+ * the WRITE goes on.  Before: sliced work ran first, took every slice
+ * while it lasted, and the due timer waited for it.
+ */
+static void test_timer_not_starved_by_sliced_work(void)
+{
+    g_autoptr(RcEnv) e = env_new(1000);
+    Harness *h = e->h;
+    HRing q;
+    bool resent = false;
+
+    e->retry = 3;
+    e->timeout = 14;                                    /* 67 ms */
+    q = h_create_qp(h, MLX5_QP_ST_RC, h->pd, e->scq.num, e->rcq.num, h->uar, 2, 0);
+    connect_qp(e, q.num, e->b.num, 0x20000);
+    post_send_on(h, &q, e->key, MLX5_OPCODE_SEND, 64, 0, 0);
+    h->clock_ns += 100 * 1000 * 1000ull;                /* its timer is due */
+    fill(e, 300 * MTU);
+    h_data_seg(h_sq_wqe(h, &e->a, MLX5_OPCODE_RDMA_WRITE, 3, MLX5_WQE_CTRL_CQ_UPDATE) +
+               2 * MLX5_DS_BYTES, 300 * MTU, e->key, A_BUF);
+    prm_put_be64(h_gpa(h, e->a.gpa + MLX5_DS_BYTES + WQE_RADDR_VA), B_BUF);
+    prm_put_be32(h_gpa(h, e->a.gpa + MLX5_DS_BYTES + WQE_RADDR_RKEY), e->key);
+    h_sq_doorbell(h, &e->a);                            /* a slice's worth goes */
+    g_ptr_array_set_size(h->frames, 0);
+    timer_once(e);
+    for (guint i = 0; i < h->frames->len; i++) {
+        RcFrame f;
+
+        frame_take(e, i, &f);
+        resent |= f.pkt.psn == 0x20000;
+    }
+    g_assert_true(resent);
+    g_assert_cmpuint(h->frames->len, <, 300);           /* the WRITE is not done */
+}
+
+/*
  * TEARDOWN_HCA of a function that still holds a thousand QPs (a driver
  * that never destroyed them, a guest that died): the command retires every
  * object at once and frees MLX5_RECLAIM_INLINE of them; the timer frees the
@@ -568,6 +605,8 @@ int main(int argc, char **argv)
     g_test_add_func("/hostile/read-responses-paced", test_read_responses_paced);
     g_test_add_func("/hostile/err-flush-sliced", test_err_flush_sliced);
     g_test_add_func("/hostile/ack-timers-many", test_ack_timers_many);
+    g_test_add_func("/hostile/timer-not-starved-by-sliced-work",
+                    test_timer_not_starved_by_sliced_work);
     g_test_add_func("/hostile/teardown-reclaimed-in-slices", test_teardown_reclaimed_in_slices);
     g_test_add_func("/hostile/reset-while-reclaiming", test_reset_while_reclaiming);
     return g_test_run();
