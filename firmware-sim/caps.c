@@ -58,6 +58,7 @@ static const CapValue mlx5_caps[] = {
     GEN(rts2rts_qp_counters_set_id, 1),     /* rdma statistic qp bind on a live QP */
     GEN(pkey_table_size, 0),                /* 128 entries */
     GEN(mcam_reg, 1),                       /* MCQS/MCQI: devlink fw.version */
+    GEN(cq_resize, 1),                      /* MODIFY_CQ op_mod 1 (cq.c) */
     GEN(nic_flow_table, 1),
     GEN(local_ca_ack_delay, 16),
     GEN(port_type, 1),                      /* Ethernet */

@@ -93,9 +93,100 @@ unsigned cmd_query_cq(Mlx5Fw *fw, Mlx5Cmd *c)
                           PRM_PTR(query_cq_out, cq_context, c->out), MLX5_CTX_FIELDS(cqc_fields));
 }
 
+/* MODIFY_CQ op_mod 1: resize (Linux mlx5_ib_resize_cq, libmlx5
+ * mlx5_resize_cq).  The CQ moves to the ring its new page list describes:
+ * the device writes a RESIZE CQE in the old ring where its next CQE would
+ * have gone and goes on in the new ring after it (producer counter + 1),
+ * while software copies the CQEs it has not polled into the new ring up
+ * to that CQE (libmlx5 mlx5_cq_resize_copy_cqes, mlx5_ib
+ * copy_resize_cqes) - so they must fit there: CQES_OUTSTANDING if not.
+ * mlx5_ib selects log size, page offset and page size (0x7); the CQE size
+ * stays. */
+enum { MLX5_CQ_OPMOD_RESIZE = 1 };
+enum {
+    CQ_RESIZE_LOG_SIZE = 0x1, CQ_RESIZE_PAGE_OFFSET = 0x2, CQ_RESIZE_LOG_PAGE_SIZE = 0x4,
+    CQ_RESIZE_FIELDS = 0x7,
+};
+#define MLX5_CQE_RESIZE_CQ 0x5          /* op_own >> 4 (Linux device.h) */
+
+/* The ring `cqc` asks for (its selected fields, the others as they are). */
+static unsigned cq_resize_ring(Mlx5Fw *fw, Mlx5Cmd *c, const Mlx5Cq *cq, uint32_t sel,
+                               const uint8_t *cqc, Mlx5Ring *r)
+{
+    unsigned log = sel & CQ_RESIZE_LOG_SIZE ? PRM_GET(cqc, log_cq_size, cqc) : cq->ring.log_size;
+    unsigned log_page = sel & CQ_RESIZE_LOG_PAGE_SIZE ? PRM_GET(cqc, log_page_size, cqc) + 12
+                                                      : cq->ring.log_page_size;
+    uint32_t offset = sel & CQ_RESIZE_PAGE_OFFSET
+        ? mlx5_page_offset_bytes(PRM_GET(cqc, page_offset, cqc), log_page) : cq->ring.page_offset;
+    uint32_t pas = PRM_BYTE_OFF(modify_cq_in, pas);
+
+    if (sel & ~(uint32_t)CQ_RESIZE_FIELDS) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);  /* bit 3: a umem (DEVX) */
+    }
+    if (PRM_GET(cqc, cqe_sz, cqc) != cq->ring.log_stride - 6u) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_STRIDE);
+    }
+    if (log > MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_cq_sz)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
+    }
+    if (log_page > 30) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
+    }
+    if (c->inlen < pas || !mlx5_ring_init(r, c->in + pas, c->inlen - pas, (uint8_t)log,
+                                          cq->ring.log_stride, (uint8_t)log_page, offset)) {
+        return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
+/* The RESIZE CQE, in the old ring at the producer counter, valid for it. */
+static void cq_resize_cqe(Mlx5Fw *fw, const Mlx5Cq *cq)
+{
+    uint8_t cqe[MLX5_CQE_BYTES] = { 0 };
+    uint64_t addr;
+
+    cqe[MLX5_CQE_BYTES - 1] = MLX5_CQE_RESIZE_CQ << 4 | ((cq->pi >> cq->ring.log_size) & 1);
+    if (!mlx5_ring_entry_addr(&cq->ring, cq->pi, &addr) ||
+        mlx5_dma_write(fw, addr + (1u << cq->ring.log_stride) - MLX5_CQE_BYTES, cqe,
+                       sizeof(cqe))) {
+        mlx5_guest_error(fw, "CQ 0x%x: ring not in guest memory (RESIZE CQE)", cq->cqn);
+    }
+}
+
+static unsigned cq_resize(Mlx5Fw *fw, Mlx5Cmd *c, Mlx5Cq *cq, uint32_t sel, const uint8_t *cqc)
+{
+    Mlx5Ring r;
+    uint8_t dbr[4];
+    uint32_t unpolled;
+    uint64_t before = mlx5_ring_bytes(&cq->ring);
+    unsigned st = cq_resize_ring(fw, c, cq, sel, cqc, &r);
+
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
+    }
+    unpolled = mlx5_dma_read(fw, cq->dbr_addr, dbr, 4) ? 0
+                                                       : (cq->pi - prm_be32(dbr)) & 0xffffff;
+    if (cq->in_error || unpolled >= (1u << r.log_size)) {
+        mlx5_ring_fini(&r);
+        return CMD_FAIL(c, BAD_SIZE_OUTS_CQES, CQES_OUTSTANDING);
+    }
+    if (mlx5_ring_bytes(&r) > before &&
+        !mlx5_host_mem_charge(&fw->host_mem, mlx5_ring_bytes(&r) - before, "cq")) {
+        mlx5_ring_fini(&r);
+        return CMD_FAIL(c, NO_RES, HOST_MEMORY);
+    }
+    mlx5_host_mem_refund(&fw->host_mem, before - MIN(before, mlx5_ring_bytes(&r)));
+    cq_resize_cqe(fw, cq);
+    mlx5emu_trace_cq_resize(cq->cqn, cq->ring.log_size, r.log_size, cq->pi, unpolled);
+    cq->pi++;
+    mlx5_ring_replace(&cq->ring, &r);
+    return MLX5_CMD_STAT_OK;
+}
+
 /* MODIFY_CQ op_mod 0: modify moderation (modify_field_select bit 0 =
  * cq_period, bit 1 = cq_max_count, bit 4 = cq_period_mode; Linux
- * mlx5_core_modify_cq_moderation, mlx5e_modify_cq_moderation). */
+ * mlx5_core_modify_cq_moderation, mlx5e_modify_cq_moderation); op_mod 1:
+ * resize. */
 unsigned cmd_modify_cq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t cqn = PRM_GET(modify_cq_in, cqn, c->in);
@@ -107,7 +198,10 @@ unsigned cmd_modify_cq(Mlx5Fw *fw, Mlx5Cmd *c)
     if (!cq) {
         return st;
     }
-    if (c->op_mod != 0) {                       /* resize is not supported */
+    if (c->op_mod == MLX5_CQ_OPMOD_RESIZE) {
+        return cq_resize(fw, c, cq, sel, cqc);
+    }
+    if (c->op_mod != 0) {
         return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);
     }
     if (sel & 1) {

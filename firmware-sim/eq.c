@@ -47,6 +47,17 @@ void mlx5_ring_fini(Mlx5Ring *r)
     r->npas = 0;
 }
 
+void mlx5_ring_replace(Mlx5Ring *dst, Mlx5Ring *src)
+{
+    mlx5_ring_fini(dst);
+    *dst = *src;
+    if (src->pas == src->pas_inline) {
+        dst->pas = dst->pas_inline;
+    }
+    src->pas = NULL;
+    src->npas = 0;
+}
+
 bool mlx5_ring_entry_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr)
 {
     uint64_t off = ((uint64_t)(idx & ((1u << r->log_size) - 1)) << r->log_stride)

@@ -115,6 +115,9 @@ enum { MLX5_PORT_CHANGE_DOWN = 1, MLX5_PORT_CHANGE_ACTIVE = 4 };
 enum { MLX5_EVENT_QUEUE_QP = 0, MLX5_EVENT_QUEUE_RQ = 1 };
 
 #define MLX5_EQE_BYTES 64
+/* A CQE: 64 bytes, or the second half of a 128-byte one (hw-rdma/cqe.h
+ * has its fields; the firmware writes one itself, MODIFY_CQ's RESIZE). */
+#define MLX5_CQE_BYTES 64
 /* EQE fields (PRM "Event Queue Entry"; Linux device.h struct mlx5_eqe and
  * the members of its data union, which starts at EQE_DATA: mlx5_eq_post
  * takes the union's EQE_DATA_BYTES, so a member goes at FIELD - EQE_DATA). */
@@ -675,6 +678,8 @@ bool mlx5_ring_init(Mlx5Ring *r, const uint8_t *pas, uint64_t avail_bytes,
                     uint8_t log_size, uint8_t log_stride,
                     uint8_t log_page_size, uint32_t page_offset);
 void mlx5_ring_fini(Mlx5Ring *r);
+/* dst lets its page list go and takes src's ring; src is left empty. */
+void mlx5_ring_replace(Mlx5Ring *dst, Mlx5Ring *src);
 
 /* Port (port.c). */
 void mlx5_port_set_carrier(Mlx5Fw *fw, bool carrier);

@@ -69,7 +69,8 @@
     X(OBJECT_LIMIT,       0x5e0037, "as many objects of the kind as the capability allows") \
     X(HOST_MEMORY,        0x5e0038, "the device's host-memory budget is spent") \
     X(FLOW_LEVEL,         0x5e0039, "a flow table forwards only to a table of a higher level") \
-    X(DUPLICATE_MATCH,    0x5e003a, "an entry of the flow group already has this match value")
+    X(DUPLICATE_MATCH,    0x5e003a, "an entry of the flow group already has this match value") \
+    X(CQES_OUTSTANDING,   0x5e003b, "more CQEs not yet polled than the resized CQ holds")
 
 #define MLX5_SYND_ENUM_(n, v, d) MLX5_SYND_##n = (v),
 enum { MLX5_SYNDROME_LIST(MLX5_SYND_ENUM_) };

@@ -7,7 +7,6 @@
 #define MLX5EMU_CQE_H
 
 enum {
-    MLX5_CQE_BYTES = 64,
     CQE_WQE_ID = 0x02,
     CQE_RSS_HASH_RESULT = 0x0c,
     CQE_RSS_HASH_TYPE = 0x10,

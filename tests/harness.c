@@ -753,6 +753,28 @@ HCmd *h_create_cq_cmd(Harness *h, HRing *cq, uint32_t eqn, uint32_t log_size)
     return c;
 }
 
+HCmd *h_resize_cq_cmd(Harness *h, const HRing *cq, uint32_t log_size, HRing *fresh)
+{
+    uint32_t npages = ring_alloc(h, fresh, log_size, cq->stride);
+    uint32_t base = PRM_BYTES(modify_cq_in);
+    HCmd *c = hcmd_new(OP_MODIFY_CQ, 1);
+    uint8_t *cqc;
+
+    for (uint32_t i = 0; i < (1u << log_size); i++) {
+        ((uint8_t *)h_gpa(h, fresh->gpa))[(i + 1) * cq->stride - 1] = MLX5_CQE_INVALID << 4;
+    }
+    fresh->num = cq->num;
+    fresh->dbr = cq->dbr;
+    hcmd_grow_in(c, base + 8 * npages);
+    cqc = IN_PTR(c, modify_cq_in, cq_context);
+    IN_SET(c, modify_cq_in, cqn, cq->num);
+    IN_SET(c, modify_cq_in, modify_field_select_resize_field_select, 0x7);
+    PRM_SET(cqc, log_cq_size, cqc, log_size);
+    PRM_SET(cqc, cqe_sz, cqc, cq->stride == 128);
+    put_pas(c->in + base, fresh->gpa, npages);
+    return c;
+}
+
 HRing h_create_cq(Harness *h, uint32_t eqn, uint32_t log_size)
 {
     HRing cq;

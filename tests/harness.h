@@ -208,6 +208,9 @@ HCmd *h_create_eq_cmd(Harness *h, HRing *eq, uint32_t log_size, unsigned intr,
 HRing h_create_eq(Harness *h, uint32_t log_size, unsigned intr, uint64_t mask);
 HCmd *h_create_cq_cmd(Harness *h, HRing *cq, uint32_t eqn, uint32_t log_size);
 HRing h_create_cq(Harness *h, uint32_t eqn, uint32_t log_size);
+/* MODIFY_CQ resizing `cq` to 2^log_size entries in a new ring, *fresh
+ * (its entries invalid, as the drivers leave them; same CQN and dbr). */
+HCmd *h_resize_cq_cmd(Harness *h, const HRing *cq, uint32_t log_size, HRing *fresh);
 HCmd *h_create_sq_cmd(Harness *h, HRing *sq, uint32_t cqn, uint32_t log_size);
 HRing h_create_sq(Harness *h, uint32_t cqn, uint32_t log_size);
 HCmd *h_create_rq_cmd(Harness *h, HRing *rq, uint32_t cqn, uint32_t log_size);

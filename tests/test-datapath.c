@@ -258,6 +258,126 @@ static void test_moderation_cq_gone(void)
     g_assert_true(h_dp(e->h)->timer_deadline == UINT64_MAX);
 }
 
+/* What libmlx5 does after MODIFY_CQ resize (mlx5_cq_resize_copy_cqes):
+ * the CQEs it has not polled, old[i] -> new[i + 1] with the new owner bit,
+ * up to the RESIZE CQE, which must be there; then one past it. */
+static void cq_resize_copy(SqEnv *e, HRing *fresh)
+{
+    uint32_t i = e->cq.ci;
+
+    for (;; i++) {
+        const uint8_t *old = (uint8_t *)h_gpa(e->h, e->cq.gpa) +
+                             (i & ((1u << e->cq.log_size) - 1)) * e->cq.stride;
+        uint8_t *to = (uint8_t *)h_gpa(e->h, fresh->gpa) +
+                      ((i + 1) & ((1u << fresh->log_size) - 1)) * fresh->stride;
+
+        g_assert_cmpuint(old[CQE_OP_OWN] & 1, ==, (i >> e->cq.log_size) & 1);  /* sw's */
+        if (old[CQE_OP_OWN] >> 4 == 0x5) {                                     /* RESIZE_CQ */
+            break;
+        }
+        memcpy(to, old, MLX5_CQE_BYTES);
+        to[CQE_OP_OWN] = (uint8_t)((to[CQE_OP_OWN] & 0xfe) | (((i + 1) >> fresh->log_size) & 1));
+    }
+    fresh->ci = e->cq.ci + 1;
+    e->cq = *fresh;
+}
+
+/* MODIFY_CQ op_mod 1 (ibv_resize_cq): a 4-entry CQ with two CQEs not
+ * polled grows to 8 entries; the RESIZE CQE is where the third CQE would
+ * have gone, the two are polled from the new ring after the copy, and
+ * every later CQE goes there; QUERY_CQ reports the new size. */
+static void test_cq_resize(void)
+{
+    g_autoptr(SqEnv) e = env_new_sized(2, 6);
+    HRing fresh;
+    g_autoptr(HCmd) q = hcmd_new(OP_QUERY_CQ, 0);
+    uint8_t *cqc;
+
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    h_ok_free(e->h, h_resize_cq_cmd(e->h, &e->cq, 3, &fresh));
+    cq_resize_copy(e, &fresh);
+    for (uint16_t n = 0; n < 7; n++) {
+        if (n >= 2) {
+            nop(e, &e->sq, 1, CQ_UPDATE);
+        }
+        expect_cqe(e, MLX5_CQE_REQ, n, e->sq.num);
+    }
+    IN_SET(q, query_cq_in, cqn, e->cq.num);
+    h_ok(e->h, q);
+    cqc = OUT_PTR(q, query_cq_out, cq_context);
+    g_assert_cmpuint(PRM_GET(cqc, log_cq_size, cqc), ==, 3);
+    g_assert_cmpuint(PRM_GET(cqc, producer_counter, cqc), ==, 8);   /* 7 CQEs + RESIZE */
+}
+
+/* Resizes the device refuses, each leaving the CQ as it was: more CQEs
+ * not polled than the new ring holds (the third CQE still goes to the old
+ * ring, no RESIZE CQE there), a CQE size of its own, a size beyond the
+ * capability, a page list short of the ring, a field select for a umem,
+ * another op_mod, a CQ that does not exist.  A failed resize charges no
+ * host memory. */
+static void test_cq_resize_refused(void)
+{
+    g_autoptr(SqEnv) e = env_new_sized(2, 6);
+    Harness *h = e->h;
+    uint64_t used = h->fw->host_mem.used;
+    HRing fresh;
+    HCmd *c[7];
+
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    nop(e, &e->sq, 1, CQ_UPDATE);
+    c[0] = h_resize_cq_cmd(h, &e->cq, 1, &fresh);           /* 2 entries, 2 CQEs */
+    h_fail(h, c[0], MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES, MLX5_SYND_CQES_OUTSTANDING);
+    c[1] = h_resize_cq_cmd(h, &e->cq, 3, &fresh);
+    PRM_SET(cqc, cqe_sz, IN_PTR(c[1], modify_cq_in, cq_context), 1);
+    h_fail(h, c[1], MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_STRIDE);
+    c[2] = h_resize_cq_cmd(h, &e->cq, 3, &fresh);
+    PRM_SET(cqc, log_cq_size, IN_PTR(c[2], modify_cq_in, cq_context), 23);
+    h_fail(h, c[2], MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_SIZE);
+    c[3] = h_resize_cq_cmd(h, &e->cq, 8, &fresh);           /* 16 KiB: 4 pages */
+    c[3]->inlen -= 8;
+    h_fail(h, c[3], MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_PAS_TOO_SHORT);
+    c[4] = h_resize_cq_cmd(h, &e->cq, 3, &fresh);
+    IN_SET(c[4], modify_cq_in, modify_field_select_resize_field_select, 0xf);
+    h_fail(h, c[4], MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_OP_MOD);
+    c[5] = h_resize_cq_cmd(h, &e->cq, 3, &fresh);
+    IN_SET(c[5], mbox_in, op_mod, 2);
+    h_fail(h, c[5], MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_OP_MOD);
+    c[6] = h_resize_cq_cmd(h, &e->cq, 3, &fresh);
+    IN_SET(c[6], modify_cq_in, cqn, 0xabcd);
+    h_fail(h, c[6], MLX5_CMD_STAT_BAD_RES, MLX5_SYND_BAD_CQ);
+    for (unsigned i = 0; i < G_N_ELEMENTS(c); i++) {
+        hcmd_free(c[i]);
+    }
+    g_assert_cmpuint(h->fw->host_mem.used, ==, used);
+    nop(e, &e->sq, 1, CQ_UPDATE);                           /* still the old ring */
+    for (uint16_t n = 0; n < 3; n++) {
+        expect_cqe(e, MLX5_CQE_REQ, n, e->sq.num);
+    }
+}
+
+/* A resize to a page list on the heap charges it to the host-memory
+ * budget, and destroying the CQ gives back what it holds then. */
+static void test_cq_resize_charged(void)
+{
+    g_autoptr(SqEnv) e = env_new_sized(2, 6);
+    Harness *h = e->h;
+    uint64_t before = h->fw->host_mem.used;
+    HRing fresh;
+    g_autoptr(HCmd) d = hcmd_new(OP_DESTROY_CQ, 0);
+    HRing cq = h_create_cq(h, h->comp_eq.num, 2);
+    uint64_t with_cq = h->fw->host_mem.used;
+
+    g_assert_cmpuint(with_cq, >, before);
+    h_ok_free(h, h_resize_cq_cmd(h, &cq, 12, &fresh));      /* 256 KiB: 64 pages */
+    g_assert_cmpuint(h->fw->host_mem.used, ==, with_cq + 64 * 8);
+    h_ok_free(h, h_resize_cq_cmd(h, &fresh, 2, &cq));
+    g_assert_cmpuint(h->fw->host_mem.used, ==, with_cq);
+    IN_SET(d, destroy_cq_in, cqn, cq.num);
+    h_ok(h, d);
+    g_assert_cmpuint(h->fw->host_mem.used, ==, before);
+}
+
 /* 300 CQs with moderation, their events held from times in the reverse
  * order of the CQs: once due, the timer raises them soonest first, a
  * slice's worth per call.  Before: each call scanned every held event and
@@ -1337,6 +1457,9 @@ int main(int argc, char **argv)
     g_test_add_func("/datapath/lso-half-out-then-err", test_lso_half_out_then_err);
     g_test_add_func("/datapath/moderation-rearm-keeps-one", test_moderation_rearm_keeps_one);
     g_test_add_func("/datapath/moderation-many-cqs", test_moderation_many_cqs);
+    g_test_add_func("/datapath/cq-resize", test_cq_resize);
+    g_test_add_func("/datapath/cq-resize-refused", test_cq_resize_refused);
+    g_test_add_func("/datapath/cq-resize-charged", test_cq_resize_charged);
     g_test_add_func("/datapath/tx-finish-segment-checksum-zero",
                     test_tx_finish_segment_checksum_zero);
     g_test_add_func("/datapath/lso-mss-zero", test_lso_mss_zero);

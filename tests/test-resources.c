@@ -557,13 +557,16 @@ static void test_cq_modify_bad_input(void)
 {
     g_autoptr(Harness) h = h_new();
     g_autoptr(HCmd) resize = hcmd_new(OP_MODIFY_CQ, 1);
+    g_autoptr(HCmd) other = hcmd_new(OP_MODIFY_CQ, 2);
     g_autoptr(HCmd) stale = hcmd_new(OP_MODIFY_CQ, 0);
     HRing cq;
 
     h_bringup(h);
     cq = h_create_cq(h, h->comp_eq.num, 2);
-    IN_SET(resize, modify_cq_in, cqn, cq.num);
-    h_fail(h, resize, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_OP_MOD);
+    IN_SET(resize, modify_cq_in, cqn, cq.num);          /* a resize without its page list */
+    h_fail(h, resize, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_PAS_TOO_SHORT);
+    IN_SET(other, modify_cq_in, cqn, cq.num);
+    h_fail(h, other, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_OP_MOD);
     IN_SET(stale, modify_cq_in, cqn, cq.num + 1);
     h_fail(h, stale, MLX5_CMD_STAT_BAD_RES, MLX5_SYND_BAD_CQ);
 }
