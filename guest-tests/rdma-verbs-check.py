@@ -13,7 +13,8 @@ Run in both guests:
    each round is drawn too, so both directions run.  Every byte that lands is
    compared, with guard bytes around each target, and every CQE field that
    matters (status, opcode, byte_len, imm_data and IBV_WC_WITH_IMM, qp_num,
-   wr_id) on both sides.
+   wr_id) on both sides.  A third of the way in both sides grow their CQs
+   to 256 entries (ibv_resize_cq), two thirds in shrink them to 32.
 2. err-*: one fresh QP pair per case, requester alternating between the
    guests: bad rkey (then 2 flushed WRs), WRITE to an MR without remote write,
    READ past an MR's end, RNR with rnr_retry 0, bad lkey, and a peer QP that
@@ -509,6 +510,8 @@ class Check:
         for rnd in range(self.rounds):
             if self.duration and rnd % 50 == 0 and self.time_is_up(t0):
                 break
+            if rnd in (self.rounds // 3, 2 * self.rounds // 3):
+                self.resize_cqs(256 if rnd == self.rounds // 3 else 32)
             o = gen_op(rng, rnd, self.max_inline, self.use_atomics)
             data = pool[o.pool:o.pool + o.size] if o.kind not in ATOMIC_OPS else None
             if o.req == self.node:
@@ -537,6 +540,16 @@ class Check:
                 f'{f", {mine + theirs} failures" if verdict == "FAIL" else ""}; {secs:.0f} s)')
         for o in (self.qp, self.scq, self.rcq, self.src, self.dst):
             o.close()
+
+    def resize_cqs(self, depth):
+        """ibv_resize_cq on both CQs between rounds (MODIFY_CQ op_mod 1,
+        libmlx5 mlx5_resize_cq): the rounds after it complete through the
+        new rings."""
+        for cq in (self.scq, self.rcq):
+            try:
+                cq.resize(depth)
+            except PyverbsError as e:
+                self.fail(f'verbs-data: resize a CQ to {depth} entries: {e}')
 
     def time_is_up(self, t0):
         """With DURATION: node 0's clock says when the rounds stop, every 50
