@@ -59,6 +59,7 @@ static const CapValue mlx5_caps[] = {
     GEN(pkey_table_size, 0),                /* 128 entries */
     GEN(mcam_reg, 1),                       /* MCQS/MCQI: devlink fw.version */
     GEN(cq_resize, 1),                      /* MODIFY_CQ op_mod 1 (cq.c) */
+    GEN(uc, 1),                             /* UC QPs (hw-rdma/rc*.c, unreliable) */
     GEN(nic_flow_table, 1),
     GEN(local_ca_ack_delay, 16),
     GEN(port_type, 1),                      /* Ethernet */

@@ -238,6 +238,13 @@ static inline bool mlx5_qp_st_is_rc(unsigned st)
 {
     return st == MLX5_QP_ST_RC || st == MLX5_QP_ST_XRC;
 }
+/* The connected service types, which the RC engine runs (hw-rdma/rc*.c):
+ * the reliable ones, and UC - the same packets without acknowledgements
+ * (IBA 9.8.2: a UC requester never waits, a UC responder never answers). */
+static inline bool mlx5_qp_st_is_connected(unsigned st)
+{
+    return mlx5_qp_st_is_rc(st) || st == MLX5_QP_ST_UC;
+}
 /* The datagram service types, the UD transport's (hw-rdma/ud.c): UD and
  * the GSI QP (st QP1). */
 static inline bool mlx5_qp_st_is_ud(unsigned st)

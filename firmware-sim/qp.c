@@ -119,7 +119,7 @@ enum { MLX5_QP_RQ_REGULAR = 0, MLX5_QP_RQ_SRQ = 1, MLX5_QP_RQ_ZERO_LEN = 3 };
 static bool qp_st_supported(unsigned st)
 {
     switch (st) {
-    case MLX5_QP_ST_RC: case MLX5_QP_ST_UD: case MLX5_QP_ST_XRC:
+    case MLX5_QP_ST_RC: case MLX5_QP_ST_UC: case MLX5_QP_ST_UD: case MLX5_QP_ST_XRC:
     case MLX5_QP_ST_QP0: case MLX5_QP_ST_QP1: case MLX5_QP_ST_REG_UMR:
         return true;
     }

@@ -91,6 +91,13 @@ static void note_sent(Mlx5Requester *req, uint32_t last)
     }
 }
 
+/* RC and XRC send at most RC_WINDOW packets past the oldest one not
+ * acknowledged; UC waits for nothing. */
+static bool window_full(const Mlx5QpTransport *t, const Mlx5RcWqe *r)
+{
+    return mlx5_rc_reliable(t->qp) && psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW;
+}
+
 /* SEND / RDMA WRITE packets from r->next_psn on, while the window has
  * room and the slice lasts (sched.c: the rest goes on from the timer).  An
  * ACK is asked for on the last packet and on every RC_ACKREQ_EVERY-th, so
@@ -109,7 +116,7 @@ static Mlx5SglStatus send_message(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWq
         uint32_t off = i * mtu, len = MIN(mtu, r->len - off);
         bool first = i == 0, last = i == n - 1;
 
-        if (psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW) {
+        if (window_full(t, r)) {
             return MLX5_SGL_OK;
         }
         if (!mlx5_slice_left(dp)) {
@@ -123,7 +130,8 @@ static Mlx5SglStatus send_message(Mlx5DataPath *dp, Mlx5QpTransport *t, Mlx5RcWq
         p->opcode = mlx5_rc_transport(t->qp) | pkt_opcode(r->opcode, first, last);
         p->xrc_srqn = r->xrc_srqn;
         p->psn = r->next_psn;
-        p->ackreq = last || (p->psn % RC_ACKREQ_EVERY) == RC_ACKREQ_EVERY - 1;
+        p->ackreq = mlx5_rc_reliable(t->qp) &&
+                    (last || (p->psn % RC_ACKREQ_EVERY) == RC_ACKREQ_EVERY - 1);
         p->se = last && r->solicited;
         p->imm_data = prm_be32(r->wqe + WQE_CTRL_IMM);
         p->ieth_rkey = p->imm_data;     /* the same field (Linux wr.c send_ieth) */
@@ -211,6 +219,19 @@ static bool all_sent(const Mlx5RcWqe *r)
     return r->next_psn == psn_add(r->last_psn, 1);
 }
 
+/* UC: no acknowledgement comes (IBA 9.8.3.1); a WQE is done once its last
+ * packet has gone, a local one once it is the oldest, in order. */
+static void uc_complete_sent(Mlx5DataPath *dp, Mlx5QpTransport *t)
+{
+    Mlx5RcWqe *r;
+
+    while (t->req.wqes.len && all_sent(r = mlx5_rc_wqe_at(&t->req.wqes, 0))) {
+        t->req.una_psn = r->next_psn;
+        mlx5_rc_req_cqe(dp, t, r, 0);
+        mlx5_rc_wqe_drop(t, 0);
+    }
+}
+
 /* Send, in order, what has not gone out yet, as far as the window reaches;
  * a READ or atomic waits while 2^log_sra_max of them are outstanding (the
  * responder keeps no more). */
@@ -226,8 +247,7 @@ void mlx5_rc_requester_run(Mlx5DataPath *dp, Mlx5QpTransport *t)
         bool ra = mlx5_rc_is_read_or_atomic(r->opcode);
 
         if (!all_sent(r)) {
-            if ((ra && !r->started && rd_atomic >= limit) ||
-                psn_diff(r->next_psn, t->req.una_psn) >= RC_WINDOW) {
+            if ((ra && !r->started && rd_atomic >= limit) || window_full(t, r)) {
                 break;
             }
             if (!mlx5_slice_left(dp)) {
@@ -244,7 +264,9 @@ void mlx5_rc_requester_run(Mlx5DataPath *dp, Mlx5QpTransport *t)
         }
         rd_atomic += ra;
     }
-    if (sent && t->req.timer == MLX5_RC_TIMER_OFF) {
+    if (!mlx5_rc_reliable(t->qp)) {
+        uc_complete_sent(dp, t);
+    } else if (sent && t->req.timer == MLX5_RC_TIMER_OFF) {
         mlx5_rc_ack_timer_start(dp, t);
     }
 }
@@ -253,7 +275,7 @@ void mlx5_rc_send_resume(Mlx5DataPath *dp, uint32_t qpn)
 {
     Mlx5Qp *qp = mlx5_qp_get(dp->fw, qpn);
 
-    if (qp && mlx5_qp_st_is_rc(qp->st) && qp->state == MLX5_QP_STATE_RTS && qp->dp) {
+    if (qp && mlx5_qp_st_is_connected(qp->st) && qp->state == MLX5_QP_STATE_RTS && qp->dp) {
         mlx5_rc_requester_run(dp, mlx5_qp_transport(qp));
     }
 }
@@ -288,6 +310,12 @@ static uint8_t rc_post_checks(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5Rc
     uint8_t syndrome;
 
     if (!first_data_seg(r->opcode) || !mtu || r->ds < first_data_seg(r->opcode)) {
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    /* UC carries SENDs and WRITEs only (IBA 9.8.3: no READ, atomics or
+     * SEND with invalidate opcodes); libmlx5 lets a process post them. */
+    if (!mlx5_rc_reliable(t->qp) &&
+        (mlx5_rc_is_read_or_atomic(r->opcode) || r->opcode == MLX5_OPCODE_SEND_INVAL)) {
         return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
     }
     syndrome = wqe_msg_len(r, &len);

@@ -299,11 +299,13 @@ static RespStatus check_recv_wqe(Mlx5DataPath *dp, Mlx5QpTransport *t, uint8_t c
     bool first = op->flags & MLX5_ROCE_OPF_FIRST, last = op->flags & MLX5_ROCE_OPF_LAST;
     bool imm = op->hdrs & MLX5_ROCE_HDR_IMMDT;
 
-    if (((is_send(code, op) && first) || (is_write(code) && imm && last)) &&
-        !mlx5_rq_take(dp, t, &t->resp.recv)) {
-        return RESP_ERR_RNR;
+    if (!((is_send(code, op) && first) || (is_write(code) && imm && last))) {
+        return RESP_OK;
     }
-    return RESP_OK;
+    if (t->resp.recv.addr) {
+        return RESP_OK;         /* UC: the WQE a dropped message had taken (uc_drop) */
+    }
+    return mlx5_rq_take(dp, t, &t->resp.recv) ? RESP_OK : RESP_ERR_RNR;
 }
 
 /* Every check, in order; the first that fails says how. */
@@ -603,11 +605,56 @@ static RespStatus resp_execute(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5R
     return st;
 }
 
+/* --- UC ------------------------------------------------------------------- */
+
+/* A UC responder answers nothing and fails nothing: a packet it cannot
+ * take is dropped with the message under way (IBA 9.8.3.2, 9.9.2: UC
+ * errors are silent), the packets of that message up to the next FIRST or
+ * ONLY are dropped in turn (check_op_seq: no message is open), and the
+ * receive WQE a SEND was filling stays for the next message (as Soft-RoCE
+ * rewinds it).  The row's counter counts it. */
+static void uc_drop(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p, RespStatus st)
+{
+    mlx5emu_trace_uc_drop(t->qp->num, p->psn, resp_errors[st].name);
+    mlx5_qp_count(dp->fw, t->qp, resp_errors[st].counter);
+    t->resp.in_msg = MLX5_RESP_MSG_NONE;
+    t->resp.msg_off = 0;
+}
+
+/* UC keeps no duplicates and sends no NAK: a PSN other than the expected
+ * one means packets were lost, so the message under way is; a FIRST or
+ * ONLY starts the next one at its own PSN, and anything else waits for
+ * one (IBA 9.8.3.2). */
+static void uc_responder(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p,
+                         const Mlx5RoceOpcode *op)
+{
+    RespStatus st;
+
+    if (p->psn != t->resp.epsn) {
+        uc_drop(dp, t, p, RESP_ERR_PSN_SEQ);
+        if (!(op->flags & MLX5_ROCE_OPF_FIRST)) {
+            return;
+        }
+    }
+    t->resp.epsn = psn_add(p->psn, 1);
+    st = resp_checks(dp, t, p, op);
+    if (st == RESP_OK) {
+        st = do_send_write(dp, t, p, op);
+    }
+    if (st != RESP_OK) {
+        uc_drop(dp, t, p, st);
+    }
+}
+
 void mlx5_rc_responder(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p,
                        const Mlx5RoceOpcode *op)
 {
     RespStatus st;
 
+    if (!mlx5_rc_reliable(t->qp)) {
+        uc_responder(dp, t, p, op);
+        return;
+    }
     if (psn_before(p->psn, t->resp.epsn)) {
         duplicate(dp, t, p);
         return;
@@ -691,7 +738,7 @@ static void resp_drain_held(Mlx5DataPath *dp, Mlx5QpTransport *t)
 void mlx5_rc_respond_resume(Mlx5DataPath *dp, uint32_t qpn)
 {
     Mlx5Qp *qp = mlx5_qp_get(dp->fw, qpn);
-    Mlx5QpTransport *t = qp && mlx5_qp_st_is_rc(qp->st) ? mlx5_qp_transport(qp) : NULL;
+    Mlx5QpTransport *t = qp && mlx5_qp_st_is_connected(qp->st) ? mlx5_qp_transport(qp) : NULL;
 
     if (!t) {
         return;

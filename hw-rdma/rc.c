@@ -269,16 +269,22 @@ unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t)
     return n;
 }
 
-/* The RC or XRC QP a packet is for, in a state that receives (RTR, RTS). */
+/* The RC, XRC or UC QP a packet is for, in a state whose receive side
+ * works: RTR, RTS, and the states where only the send side stopped, SQD
+ * and SQER (IBA 10.3.1; SQER is UC's after a send error). */
 static Mlx5QpTransport *rc_dest(Mlx5DataPath *dp, const Mlx5RocePkt *p)
 {
     Mlx5Qp *qp = mlx5_qp_get(dp->fw, p->dest_qpn);
 
-    if (!qp || !mlx5_qp_st_is_rc(qp->st) || (p->opcode & 0xe0) != mlx5_rc_transport(qp) ||
-        (qp->state != MLX5_QP_STATE_RTR && qp->state != MLX5_QP_STATE_RTS)) {
+    if (!qp || !mlx5_qp_st_is_connected(qp->st) || (p->opcode & 0xe0) != mlx5_rc_transport(qp)) {
         return NULL;
     }
-    return mlx5_qp_transport(qp);
+    switch (qp->state) {
+    case MLX5_QP_STATE_RTR: case MLX5_QP_STATE_RTS:
+    case MLX5_QP_STATE_SQD: case MLX5_QP_STATE_SQER:
+        return mlx5_qp_transport(qp);
+    }
+    return NULL;
 }
 
 void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const Mlx5RocePkt *p)
@@ -287,7 +293,7 @@ void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const M
     Mlx5QpTransport *t = rc_dest(dp, p);
 
     if (!t) {
-        mlx5_roce_discard(dp, "no RC or XRC QP in RTR/RTS with that number");
+        mlx5_roce_discard(dp, "no RC, XRC or UC QP that receives with that number");
         return;
     }
     mlx5_count_frames(&dp->fw->counters.vport_rx, frame, 1, len);

@@ -31,10 +31,17 @@ typedef struct Mlx5RcNak {
     uint8_t resp_event;         /* the responder's QP event, if it fails (0: none) */
 } Mlx5RcNak;
 const Mlx5RcNak *mlx5_rc_nak(uint8_t aeth);
-/* The BTH transport of the QP's packets: RC, or XRC for an XRC QP. */
+/* The BTH transport of the QP's packets: RC, XRC for an XRC QP, UC for
+ * a UC QP. */
 static inline uint8_t mlx5_rc_transport(const Mlx5Qp *qp)
 {
-    return qp->st == MLX5_QP_ST_XRC ? MLX5_ROCE_XRC : MLX5_ROCE_RC;
+    return qp->st == MLX5_QP_ST_XRC ? MLX5_ROCE_XRC
+         : qp->st == MLX5_QP_ST_UC ? MLX5_ROCE_UC : MLX5_ROCE_RC;
+}
+/* RC and XRC acknowledge; UC does not (no ACKs, NAKs, timers, retries). */
+static inline bool mlx5_rc_reliable(const Mlx5Qp *qp)
+{
+    return mlx5_qp_st_is_rc(qp->st);
 }
 uint32_t mlx5_rc_mtu(const Mlx5Qp *qp);         /* path MTU in bytes; 0 if unset */
 uint64_t mlx5_rc_max_msg(Mlx5Fw *fw, const Mlx5Qp *qp);

@@ -104,7 +104,7 @@ static bool sq_fetch(Mlx5DataPath *dp, const Mlx5SendQueue *sq, uint16_t index, 
 static bool sq_exec_umr(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w)
 {
     Mlx5Qp *qp = sq->qp;
-    bool rc = mlx5_qp_st_is_rc(qp->st);
+    bool rc = mlx5_qp_st_is_connected(qp->st);
     uint8_t syndrome;
 
     if (!rc && qp->st != MLX5_QP_ST_REG_UMR) {
@@ -152,7 +152,7 @@ static bool sq_exec_qp(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w
         sq_complete_wqe(dp, sq, w, 0);      /* a datagram is done once sent */
         return true;
     }
-    if (!mlx5_qp_st_is_rc(sq->qp->st)) {
+    if (!mlx5_qp_st_is_connected(sq->qp->st)) {
         sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
                  "opcode not supported on this QP type");
         return false;

@@ -23,7 +23,7 @@ uint64_t mlx5_transport_qp_bytes(Mlx5DataPath *dp, const Mlx5Qp *qp)
     uint64_t bytes = sizeof(Mlx5QpTransport);
 
     (void)dp;
-    if (mlx5_qp_st_is_rc(qp->st)) {
+    if (mlx5_qp_st_is_connected(qp->st)) {
         bytes += slots * (2 * sizeof(Mlx5RcWqe) + ALLOC_HEADER_BYTES) +
                  mlx5_rc_copies_max(qp);
     }
@@ -130,7 +130,7 @@ void mlx5_qp_flush_resume(Mlx5DataPath *dp, uint32_t qpn)
 void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsigned to)
 {
     Mlx5QpTransport *t = mlx5_qp_transport(qp);
-    bool runs = mlx5_qp_st_is_rc(qp->st) || mlx5_qp_st_is_ud(qp->st);
+    bool runs = mlx5_qp_st_is_connected(qp->st) || mlx5_qp_st_is_ud(qp->st);
 
     if (!t) {
         return;

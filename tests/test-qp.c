@@ -333,7 +333,6 @@ typedef struct QpCase {
 #define BAD(s) MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_##s
 static const QpCase qp_cases[] = {
     { "bad/st-dci", st_dci, BAD(QP_TYPE) },
-    { "bad/st-uc", st_uc, BAD(QP_TYPE) },
     { "bad/no-pd", no_pd, BAD(BAD_PD) },
     { "bad/pd-not-allocated", pd_gone, BAD(BAD_PD) },
     { "bad/cqn-snd-missing", no_scq, BAD(BAD_CQ) },
@@ -351,6 +350,7 @@ static const QpCase qp_cases[] = {
     { "bad/dbr-umem-valid", dbr_umem, BAD(NO_UMEM) },
     { "bad/input-qpn", input_qpn, BAD(NO_UMEM) },
     { "good/ud", st_ud, MLX5_CMD_STAT_OK, 0 },
+    { "good/uc", st_uc, MLX5_CMD_STAT_OK, 0 },
     { "good/rc-on-rmp", on_rmp, MLX5_CMD_STAT_OK, 0 },
     { "good/xrc-on-xrc-srq", xrc, MLX5_CMD_STAT_OK, 0 },
     { "good/zero-rq-no-sq", zero_rq_no_sq, MLX5_CMD_STAT_OK, 0 },
