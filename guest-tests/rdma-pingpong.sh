@@ -4,8 +4,8 @@
 #           /mlx5emu/guest-tests/rdma-pingpong.sh
 # Sizes 1, 4096, 65536 and 1048576 bytes, polling and with -e (completion
 # events), with -c (the receiver checks the data) where this rdma-core has
-# it; then ib_write_bw at 64 KiB.  Prints "PASS/FAIL <check>"; exits 1 if
-# one failed.
+# it; ibv_uc_pingpong at 4 KiB; then ib_write_bw at 64 KiB.  Prints
+# "PASS/FAIL <check>"; exits 1 if one failed.
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
 . /mlx5emu/guest-tests/rdma-lib.sh     # G, GID, pass, fail, pair_run
@@ -27,6 +27,15 @@ for size in 1 4096 65536 1048576; do
         fi
     done
 done
+# UC: ibv_uc_pingpong's SENDs of 4 KiB (4 packets at its MTU of 1024)
+# with nothing acknowledged; a lost packet would end it in a timeout.
+ucchk=; ibv_uc_pingpong --help 2>&1 | grep -q -- '--chk' && ucchk=-c
+if pair_run pp-uc 120 ibv_uc_pingpong -d "$IBDEV" -g "$GID" -s 4096 -n 200 -p 18540 $ucchk; then
+    echo "PASS uc_pingpong-4096${ucchk:+ (data checked)}: $(grep -m1 'Mbit/sec' /tmp/pair.out)"
+else
+    echo "FAIL uc_pingpong-4096: status $?: $(tail -3 /tmp/pair.out | tr '\n' ' ')"
+    fails=$((fails + 1))
+fi
 # ib_write_bw at 64 KiB: perftest on every release, too; the server's
 # port counts the WRITE requests it executed (hw_counters, Q counters).
 hwc=/sys/class/infiniband/$IBDEV/ports/1/hw_counters
