@@ -109,6 +109,18 @@ static void world_xrc(FuzzWorld *w)
     add_srq(w, "xrc-srq", &xsrq, 4, 0x40000);
 }
 
+/* Two UC QPs connected to each other, their receive queues posted. */
+static void world_uc(FuzzWorld *w)
+{
+    Harness *h = w->e->h;
+    HRing u1 = h_create_qp(h, MLX5_QP_ST_UC, h->pd, w->e->scq.num, w->e->rcq.num, h->uar, 4,
+                           RQ_LOG);
+    HRing u2 = h_create_qp(h, MLX5_QP_ST_UC, h->pd, w->e->scq.num, w->e->rcq.num, h->uar, 4,
+                           RQ_LOG);
+
+    add_pair(w, MLX5_QP_ST_UC, "uc1", &u1, true, "uc2", &u2, true);
+}
+
 /* Datagram QPs (UD and the GSI QP, with the Q_Keys the kernel gives them)
  * and the UMR QP. */
 static void world_datagram(FuzzWorld *w)
@@ -217,6 +229,7 @@ FuzzWorld *fuzz_world_new(FuzzMode mode)
     world_xrc(w);
     world_datagram(w);
     world_eth(w);
+    world_uc(w);
     world_keys(w);
     world_traffic(w);
     world_regions(w);
