@@ -109,14 +109,21 @@ static void world_xrc(FuzzWorld *w)
     add_srq(w, "xrc-srq", &xsrq, 4, 0x40000);
 }
 
+/* A QP of service `st` on rc-env's CQs with 2^log_rq receive WQEs (the
+ * UMR QP: no PD, no receive queue, as mlx5_ib makes it). */
+static HRing world_qp(FuzzWorld *w, unsigned st, unsigned log_rq)
+{
+    Harness *h = w->e->h;
+    bool umr = st == MLX5_QP_ST_REG_UMR;
+
+    return h_create_qp(h, st, umr ? 0 : h->pd, w->e->scq.num, umr ? w->e->scq.num : w->e->rcq.num,
+                       h->uar, 4, log_rq);
+}
+
 /* Two UC QPs connected to each other, their receive queues posted. */
 static void world_uc(FuzzWorld *w)
 {
-    Harness *h = w->e->h;
-    HRing u1 = h_create_qp(h, MLX5_QP_ST_UC, h->pd, w->e->scq.num, w->e->rcq.num, h->uar, 4,
-                           RQ_LOG);
-    HRing u2 = h_create_qp(h, MLX5_QP_ST_UC, h->pd, w->e->scq.num, w->e->rcq.num, h->uar, 4,
-                           RQ_LOG);
+    HRing u1 = world_qp(w, MLX5_QP_ST_UC, RQ_LOG), u2 = world_qp(w, MLX5_QP_ST_UC, RQ_LOG);
 
     add_pair(w, MLX5_QP_ST_UC, "uc1", &u1, true, "uc2", &u2, true);
 }
@@ -126,12 +133,8 @@ static void world_uc(FuzzWorld *w)
 static void world_datagram(FuzzWorld *w)
 {
     Harness *h = w->e->h;
-    HRing ud = h_create_qp(h, MLX5_QP_ST_UD, h->pd, w->e->scq.num, w->e->rcq.num, h->uar, 4,
-                           RQ_LOG);
-    HRing gsi = h_create_qp(h, MLX5_QP_ST_QP1, h->pd, w->e->scq.num, w->e->rcq.num, h->uar, 4,
-                            RQ_LOG);
-    HRing umr = h_create_qp(h, MLX5_QP_ST_REG_UMR, 0, w->e->scq.num, w->e->scq.num, h->uar, 4,
-                            0);
+    HRing ud = world_qp(w, MLX5_QP_ST_UD, RQ_LOG), gsi = world_qp(w, MLX5_QP_ST_QP1, RQ_LOG);
+    HRing umr = world_qp(w, MLX5_QP_ST_REG_UMR, 0);
 
     ud_qp_to_rts(h, ud.num, UD_QKEY);
     ud_qp_to_rts(h, gsi.num, 0x80010000u);
