@@ -355,8 +355,17 @@ typedef struct Mlx5Srq {
     uint16_t head;              /* the next WQE to take: a linked list from 0 */
 } Mlx5Srq;
 
-/* mkc.access_mode: how a key translates addresses. */
-enum { MLX5_MKC_ACCESS_MODE_PA = 0, MLX5_MKC_ACCESS_MODE_MTT = 1 };
+/* mkc.access_mode: how a key translates addresses - itself (PA), through
+ * a page list (MTT), or through other keys (KLMS: entries of any length;
+ * KSM: entries of 2^log_page_size bytes each). */
+enum {
+    MLX5_MKC_ACCESS_MODE_PA = 0, MLX5_MKC_ACCESS_MODE_MTT = 1,
+    MLX5_MKC_ACCESS_MODE_KLMS = 2, MLX5_MKC_ACCESS_MODE_KSM = 3,
+};
+static inline bool mlx5_mkey_mode_indirect(unsigned mode)
+{
+    return mode == MLX5_MKC_ACCESS_MODE_KLMS || mode == MLX5_MKC_ACCESS_MODE_KSM;
+}
 
 typedef struct Mlx5Mkey {
     uint32_t index;
@@ -370,11 +379,14 @@ typedef struct Mlx5Mkey {
     bool umr_en;                /* a UMR WQE may change it (hw-rdma/umr.c) */
     bool en_rinval;             /* a remote SEND with invalidate may free it */
     /* MTT keys: address start_addr + i lands in page (i + start_addr's
-     * offset in its page) >> log_page_size of the list. */
+     * offset in its page) >> log_page_size of the list.  Indirect keys
+     * (KLMS, KSM) keep their list in the same 8-byte slots, two an entry
+     * as the guest wrote it: byte_count << 32 | key, then the address. */
     uint8_t log_page_size;
-    uint32_t nmtt;              /* entries loaded (mtt[0..nmtt)) */
-    uint32_t mtt_cap;           /* entries the key was created to hold */
+    uint32_t nmtt;              /* slots loaded (mtt[0..nmtt)) */
+    uint32_t mtt_cap;           /* slots the key was created to hold */
     uint64_t *mtt;
+    uint64_t *klm_end;          /* KLMS: where entry i ends in the key (NULL: to compute) */
     Mlx5HostMem *mtt_mem;       /* the budget its entries are charged to (Mlx5Fw.host_mem) */
 } Mlx5Mkey;
 
@@ -383,6 +395,8 @@ void mlx5_mkey_destroy(gpointer mkey);
  * present"), within its capacity and the device's host-memory budget
  * (8 bytes an entry); false if not. */
 bool mlx5_mkey_mtt_grow(Mlx5Mkey *mk, uint64_t n);
+/* The list's slots were written: what is derived from them goes. */
+void mlx5_mkey_list_changed(Mlx5Mkey *mk);
 
 typedef struct Mlx5Tis { uint32_t tisn, td; uint8_t prio; } Mlx5Tis;
 /* UAR pages, PDs, transport and XRC domains: a number and nothing else. */

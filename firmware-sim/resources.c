@@ -109,14 +109,22 @@ void mlx5_qp_count(Mlx5Fw *fw, const Mlx5Qp *qp, Mlx5QCnt which)
  * registrations (mr.c mkey cache) that hold nothing until a UMR loads
  * them.  Past the budget CREATE_MKEY and UMR fail instead of growing
  * without bound. */
+/* What a slot of the list costs: itself, and for an indirect key half of
+ * a KLM's end offset (hw-rdma/mkey.c klm_ends). */
+static uint64_t mkey_slot_bytes(const Mlx5Mkey *mk)
+{
+    return sizeof(*mk->mtt) + (mlx5_mkey_mode_indirect(mk->access_mode) ? 4 : 0);
+}
+
 void mlx5_mkey_destroy(gpointer p)
 {
     Mlx5Mkey *mk = p;
 
     if (mk->mtt_mem) {
-        mlx5_host_mem_refund(mk->mtt_mem, (uint64_t)mk->nmtt * sizeof(*mk->mtt));
+        mlx5_host_mem_refund(mk->mtt_mem, (uint64_t)mk->nmtt * mkey_slot_bytes(mk));
     }
     g_free(mk->mtt);
+    g_free(mk->klm_end);
     g_free(mk);
 }
 
@@ -126,13 +134,20 @@ bool mlx5_mkey_mtt_grow(Mlx5Mkey *mk, uint64_t n)
         return true;
     }
     if (n > mk->mtt_cap || !mk->mtt_mem ||
-        !mlx5_host_mem_charge(mk->mtt_mem, (n - mk->nmtt) * sizeof(*mk->mtt), "mkey MTT")) {
+        !mlx5_host_mem_charge(mk->mtt_mem, (n - mk->nmtt) * mkey_slot_bytes(mk), "mkey MTT")) {
         return false;
     }
     mk->mtt = g_renew(uint64_t, mk->mtt, n);
     memset(mk->mtt + mk->nmtt, 0, (n - mk->nmtt) * sizeof(*mk->mtt));
     mk->nmtt = (uint32_t)n;
+    mlx5_mkey_list_changed(mk);
     return true;
+}
+
+void mlx5_mkey_list_changed(Mlx5Mkey *mk)
+{
+    g_free(mk->klm_end);
+    mk->klm_end = NULL;
 }
 
 /* The entries a key may hold: translations_octword_size 16-byte units of
@@ -182,6 +197,40 @@ static unsigned mkey_load_mtt(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mk
     return MLX5_CMD_STAT_OK;
 }
 
+/* An indirect key's list (KLMS or KSM, 16 bytes an entry, two slots),
+ * when it is created in use; a free one gets it from UMR (mlx5_ib makes
+ * them free: mr.c _mlx5_alloc_mkey_descs, mlx5_ib_alloc_mw).  KSM entries
+ * are 2^log_page_size bytes each. */
+static unsigned mkey_load_indirect(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mkey *mk)
+{
+    uint64_t avail = (c->inlen - PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt)) / 8;
+    uint64_t cap = mkey_mtt_capacity(mkc);
+    uint64_t need = (uint64_t)PRM_GET(create_mkey_in, translations_octword_actual_size,
+                                      c->in) * 2;
+
+    if (mk->access_mode == MLX5_MKC_ACCESS_MODE_KSM && mk->log_page_size > 30) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
+    }
+    if (cap > 2ull << MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_klm_list_size)) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_LIST_SIZE);
+    }
+    mk->mtt_cap = (uint32_t)cap;
+    mk->mtt_mem = &fw->host_mem;
+    if (mk->free) {
+        return MLX5_CMD_STAT_OK;
+    }
+    if (need > cap || need > avail) {
+        return CMD_FAIL(c, BAD_PARAM, BAD_LIST_SIZE);
+    }
+    if (!mlx5_mkey_mtt_grow(mk, need)) {
+        return CMD_FAIL(c, LIM_ERR, HOST_MEMORY);
+    }
+    for (uint64_t i = 0; i < need; i++) {
+        mk->mtt[i] = prm_be64(PRM_PTR(create_mkey_in, klm_pas_mtt, c->in) + i * 8);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
 /* mkc's access mode, split in two fields, and the key's capacity in
  * 16-byte units of two entries. */
 static uint64_t mkc_access_mode_1_0(const void *mk)
@@ -221,8 +270,9 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
     unsigned st = MLX5_CMD_STAT_OK;
 
     /* Physical-address keys are what mlx5e and the kernel's DMA MRs use;
-     * MTT keys are user memory registrations (mlx5_ib mr.c reg_create). */
-    if (mode != MLX5_MKC_ACCESS_MODE_PA && mode != MLX5_MKC_ACCESS_MODE_MTT) {
+     * MTT keys are user memory registrations (mlx5_ib mr.c reg_create);
+     * indirect keys name other keys (memory windows, SG-gaps MRs). */
+    if (mode > MLX5_MKC_ACCESS_MODE_KSM) {
         return CMD_FAIL(c, BAD_PARAM, BAD_ACCESS_MODE);
     }
     if (PRM_GET(create_mkey_in, mkey_umem_valid, c->in)) {
@@ -236,6 +286,8 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
     mlx5_ctx_load(mk, mkc, MLX5_CTX_FIELDS(mkc_fields));
     if (mode == MLX5_MKC_ACCESS_MODE_MTT) {
         st = mkey_load_mtt(fw, c, mkc, mk);
+    } else if (mlx5_mkey_mode_indirect(mode)) {
+        st = mkey_load_indirect(fw, c, mkc, mk);
     }
     st = mlx5_cmd_add_built(c, st, &fw->mkey, mk, &mk->index);
     if (st != MLX5_CMD_STAT_OK) {

@@ -134,6 +134,9 @@ typedef enum { MLX5_MKEY_OK, MLX5_MKEY_PROT, MLX5_MKEY_NO_MEM } Mlx5MkeyStatus;
 typedef enum {
     MLX5_MKEY_LOCAL_READ, MLX5_MKEY_LOCAL_WRITE, MLX5_MKEY_REMOTE_READ, MLX5_MKEY_REMOTE_WRITE,
     MLX5_MKEY_REMOTE_READ_ATOMIC, MLX5_MKEY_REMOTE_WRITE_ATOMIC,
+    /* through an indirect key, whose rights were checked: a key it names
+     * translates (range, PD) and moves data in the direction of `write` */
+    MLX5_MKEY_INNER_READ, MLX5_MKEY_INNER_WRITE,
 } Mlx5MkeyAccess;
 /* The key `key` names, if it is usable by PD `pd`: it exists, its key
  * byte matches, it is that PD's and not free; NULL otherwise. */

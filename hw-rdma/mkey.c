@@ -8,7 +8,12 @@
  * UMR), and the range must lie inside it unless it spans all memory
  * (length64).  Then the address is translated: a physical-address (PA) key
  * maps an address to itself; an MTT key maps start_addr + i through its
- * page list.  The translation is done once per segment, page by page.
+ * page list; an indirect key (KLMS, KSM) maps it into other keys, each a
+ * range of some key at some address, which translate in turn - up to
+ * max_indirection keys deep (caps.c), under the rights of the first key
+ * alone (an SG-gaps MR's entries name its PD's local DMA key; a memory
+ * window's, the MR it is bound to).  The translation is done once per
+ * segment, page by page or entry by entry.
  */
 #include "datapath.h"
 
@@ -21,6 +26,8 @@ static bool mkey_grants(const Mlx5Mkey *mk, Mlx5MkeyAccess acc)
     case MLX5_MKEY_REMOTE_WRITE: return mk->rw;
     case MLX5_MKEY_REMOTE_READ_ATOMIC:
     case MLX5_MKEY_REMOTE_WRITE_ATOMIC: return mk->a;
+    case MLX5_MKEY_INNER_READ:
+    case MLX5_MKEY_INNER_WRITE: return true;
     }
     return false;
 }
@@ -70,19 +77,111 @@ static bool mtt_translate(const Mlx5Mkey *mk, uint64_t addr, uint64_t *pa, uint6
     return true;
 }
 
-Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
-                             void *buf, uint32_t len, Mlx5MkeyAccess acc)
+/* Indirect keys: entry i's key and address (the list's two slots). */
+static uint32_t klm_key(const Mlx5Mkey *mk, uint64_t i)
 {
-    Mlx5Mkey *mk = mkey_check(fw, key, pd, addr, len, acc);
-    bool write = acc == MLX5_MKEY_LOCAL_WRITE || acc == MLX5_MKEY_REMOTE_WRITE ||
-                 acc == MLX5_MKEY_REMOTE_WRITE_ATOMIC;
-    uint8_t *p = buf;
+    return (uint32_t)mk->mtt[2 * i];
+}
 
-    if (!mk) {
+/* A KLM's byte count; 0 is 2 GiB, as a data segment's (the largest a
+ * bind may ask: libmlx5 set_bind_wr). */
+static uint64_t klm_bytes(const Mlx5Mkey *mk, uint64_t i)
+{
+    uint32_t n = (uint32_t)(mk->mtt[2 * i] >> 32);
+
+    return n ? n : 1ull << 31;
+}
+
+/* Where each KLM ends in the key, computed once per list a UMR or
+ * CREATE_MKEY loads, so that an access finds its entry by bisection, not
+ * by walking up to 2^16 entries per packet. */
+static const uint64_t *klm_ends(Mlx5Mkey *mk)
+{
+    uint64_t end = 0, n = mk->nmtt / 2;
+
+    if (!mk->klm_end) {
+        mk->klm_end = g_new(uint64_t, MAX(n, 1));
+        for (uint64_t i = 0; i < n; i++) {
+            end += klm_bytes(mk, i);
+            mk->klm_end[i] = end;
+        }
+    }
+    return mk->klm_end;
+}
+
+/* The entry offset `off` of an indirect key lies in, the offset in it and
+ * the bytes of it from there; false past the list. */
+static bool indirect_entry(Mlx5Mkey *mk, uint64_t off, uint64_t *i, uint64_t *in, uint64_t *room)
+{
+    uint64_t n = mk->nmtt / 2, lo = 0, hi = n;
+    const uint64_t *end;
+
+    if (mk->access_mode == MLX5_MKC_ACCESS_MODE_KSM) {
+        *i = off >> mk->log_page_size;
+        *in = off & ((1ull << mk->log_page_size) - 1);
+        *room = (1ull << mk->log_page_size) - *in;
+        return *i < n;
+    }
+    end = klm_ends(mk);
+    while (lo < hi) {                   /* the first entry ending after off */
+        uint64_t mid = lo + (hi - lo) / 2;
+
+        if (end[mid] > off) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if (lo == n) {
+        return false;
+    }
+    *i = lo;
+    *in = off - (end[lo] - klm_bytes(mk, lo));
+    *room = end[lo] - off;
+    return true;
+}
+
+static Mlx5MkeyStatus mkey_dma_at(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                                  uint8_t *p, uint32_t len, Mlx5MkeyAccess acc, unsigned depth);
+
+/* [addr, +len) of indirect key mk through the keys its entries name. */
+static Mlx5MkeyStatus indirect_dma(Mlx5Fw *fw, Mlx5Mkey *mk, uint64_t addr, uint8_t *p,
+                                   uint32_t len, bool write, unsigned depth)
+{
+    uint64_t off = addr - mk->start_addr;
+
+    if (depth + 1 >= MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, max_indirection)) {
         return MLX5_MKEY_PROT;
     }
+    while (len) {
+        uint64_t i, in, room;
+        uint32_t n;
+        Mlx5MkeyStatus st;
+
+        if (!indirect_entry(mk, off, &i, &in, &room)) {
+            return MLX5_MKEY_PROT;
+        }
+        n = (uint32_t)MIN((uint64_t)len, room);
+        mlx5emu_trace_mkey_indirect(mk->index, off, i, klm_key(mk, i), mk->mtt[2 * i + 1] + in, n,
+                                    depth);
+        st = mkey_dma_at(fw, klm_key(mk, i), mk->pd, mk->mtt[2 * i + 1] + in, p, n,
+                         write ? MLX5_MKEY_INNER_WRITE : MLX5_MKEY_INNER_READ, depth + 1);
+        if (st != MLX5_MKEY_OK) {
+            return st;
+        }
+        off += n;
+        p += n;
+        len -= n;
+    }
+    return MLX5_MKEY_OK;
+}
+
+/* An MTT key's pages, or a PA key's own addresses. */
+static Mlx5MkeyStatus direct_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, uint8_t *p,
+                                 uint32_t len, bool write)
+{
     if (mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT) {     /* PA */
-        int r = write ? mlx5_dma_write(fw, addr, buf, len) : mlx5_dma_read(fw, addr, buf, len);
+        int r = write ? mlx5_dma_write(fw, addr, p, len) : mlx5_dma_read(fw, addr, p, len);
         return r ? MLX5_MKEY_NO_MEM : MLX5_MKEY_OK;
     }
     while (len) {
@@ -103,6 +202,28 @@ Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t add
         len -= n;
     }
     return MLX5_MKEY_OK;
+}
+
+static Mlx5MkeyStatus mkey_dma_at(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                                  uint8_t *p, uint32_t len, Mlx5MkeyAccess acc, unsigned depth)
+{
+    Mlx5Mkey *mk = mkey_check(fw, key, pd, addr, len, acc);
+    bool write = acc == MLX5_MKEY_LOCAL_WRITE || acc == MLX5_MKEY_REMOTE_WRITE ||
+                 acc == MLX5_MKEY_REMOTE_WRITE_ATOMIC || acc == MLX5_MKEY_INNER_WRITE;
+
+    if (!mk) {
+        return MLX5_MKEY_PROT;
+    }
+    if (mlx5_mkey_mode_indirect(mk->access_mode)) {
+        return indirect_dma(fw, mk, addr, p, len, write, depth);
+    }
+    return direct_dma(fw, mk, addr, p, len, write);
+}
+
+Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                             void *buf, uint32_t len, Mlx5MkeyAccess acc)
+{
+    return mkey_dma_at(fw, key, pd, addr, buf, len, acc, 0);
 }
 
 /* IBA 9.4.5: the 8-byte target of an atomic is naturally aligned and the

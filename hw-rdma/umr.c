@@ -85,6 +85,13 @@ static uint8_t umr_read_xlt(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe,
     return 0;
 }
 
+/* MTT keys have a page list; indirect keys (KLMS, KSM) a list of keys
+ * and addresses, 16 bytes an entry: either is written in 8-byte slots. */
+static bool mk_has_list(const Mlx5Mkey *mk)
+{
+    return mk->access_mode == MLX5_MKC_ACCESS_MODE_MTT || mlx5_mkey_mode_indirect(mk->access_mode);
+}
+
 /* Everything that can fail, before the key changes: 0 or the syndrome. */
 static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe, unsigned ds,
                          const Mlx5Mkey *mk, UmrWqe *u, const char **why)
@@ -110,7 +117,10 @@ static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe, unsig
         *why = "no such PD";
         return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
     }
-    if ((u->mask & MLX5_MKEY_MASK_PAGE_SIZE) && (lps < UMR_MIN_LOG_PAGE || lps > UMR_MAX_LOG_PAGE)) {
+    /* A KLM key has no page size: mlx5_ib's REG_MR sets the mask bit with
+     * log_page_size 0 for it (wr.c set_reg_mkey_seg). */
+    if ((u->mask & MLX5_MKEY_MASK_PAGE_SIZE) && mk->access_mode != MLX5_MKC_ACCESS_MODE_KLMS &&
+        (lps < UMR_MIN_LOG_PAGE || lps > UMR_MAX_LOG_PAGE)) {
         *why = "page size out of range";
         return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
     }
@@ -123,10 +133,8 @@ static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe, unsig
     if (!u->xlt_entries) {
         return 0;
     }
-    if (mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT ||
-        u->xlt_first + u->xlt_entries > mk->mtt_cap) {
-        *why = mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT ? "list for a key without one"
-                                                           : "list beyond the key's capacity";
+    if (!mk_has_list(mk) || u->xlt_first + u->xlt_entries > mk->mtt_cap) {
+        *why = !mk_has_list(mk) ? "list for a key without one" : "list beyond the key's capacity";
         return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
     }
     return umr_read_xlt(fw, qp, wqe, ds, u, why);
@@ -198,6 +206,7 @@ uint8_t mlx5_umr_exec(Mlx5DataPath *dp, const Mlx5Qp *qp, const Mlx5SendWqe *w)
         for (uint32_t i = 0; i < u.xlt_entries; i++) {
             mk->mtt[u.xlt_first + i] = prm_be64(u.xlt + i * 8);
         }
+        mlx5_mkey_list_changed(mk);
     }
     umr_apply(mk, &u);
     g_free(u.xlt_read);

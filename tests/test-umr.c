@@ -50,6 +50,7 @@ typedef struct Umr {
     uint64_t iova, len;
     unsigned log_page_size;
     const uint64_t *pages;      /* inline list (flag INLINE) */
+    bool raw;                   /* the list's 8-byte slots as they are (a KLM list) */
     unsigned npages;
     unsigned xlt_octowords;     /* 0: from npages, padded to 64 bytes */
     uint32_t list_lkey;         /* a list in memory at A_BUF instead (no INLINE) */
@@ -98,7 +99,7 @@ static void post_umr(Harness *h, HRing *qp, const Umr *u, uint8_t fm_ce_se)
     PRM_SET(mkc, log_page_size, mkc, u->log_page_size ? u->log_page_size : 12);
     for (unsigned i = 0; inl && i < u->npages && WQE_UMR_XLT + i * 8 + 8 <= ds * MLX5_DS_BYTES;
          i++) {
-        prm_put_be64(xlt + i * 8, u->pages[i] | MLX5_EN_RD | MLX5_EN_WR);
+        prm_put_be64(xlt + i * 8, u->pages[i] | (u->raw ? 0 : MLX5_EN_RD | MLX5_EN_WR));
     }
     if (!inl && u->list_lkey) {
         h_data_seg(xlt, oct * MLX5_DS_BYTES, u->list_lkey, A_BUF);
@@ -368,6 +369,201 @@ static void test_umr_bad_inputs(void)
     }
 }
 
+/* --- indirect keys (KLMS, KSM) --------------------------------------------- */
+
+/* Where the indirect keys' ranges start (a WQE's remote address 0 would
+ * mean none: rc-env post_send_on). */
+#define IVA 0x20000ull
+
+/* A KLM entry as the list holds it: two 8-byte slots. */
+#define KLM(bytes, key, va) ((uint64_t)(bytes) << 32 | (key)), (va)
+
+/* CREATE_MKEY of an indirect key with every right over [start, +len) of
+ * PD `pd`: `mode` KLMS or KSM (entries of 2^log_entity bytes), its list
+ * in use (`n` slots) unless `free`. */
+static HCmd *indirect_key_cmd(Harness *h, unsigned mode, unsigned log_entity, uint32_t pd,
+                              uint64_t start, uint64_t len, const uint64_t *slots, unsigned n,
+                              bool free)
+{
+    HCmd *c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint32_t base = PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt);
+    uint8_t *mkc;
+
+    hcmd_grow_in(c, base + 8 * n);
+    mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+    PRM_SET(mkc, access_mode_1_0, mkc, mode);
+    PRM_SET(mkc, free, mkc, free);
+    PRM_SET(mkc, umr_en, mkc, 1);
+    PRM_SET(mkc, lr, mkc, 1);
+    PRM_SET(mkc, lw, mkc, 1);
+    PRM_SET(mkc, rr, mkc, 1);
+    PRM_SET(mkc, rw, mkc, 1);
+    PRM_SET(mkc, a, mkc, 1);
+    PRM_SET(mkc, pd, mkc, pd);
+    PRM_SET(mkc, qpn, mkc, 0xffffff);
+    PRM_SET(mkc, mkey_7_0, mkc, 0x3c);
+    PRM_SET(mkc, start_addr, mkc, start);
+    PRM_SET(mkc, len, mkc, len);
+    PRM_SET(mkc, log_page_size, mkc, log_entity);
+    PRM_SET(mkc, translations_octword_size, mkc, MAX(n / 2, 4u));
+    IN_SET(c, create_mkey_in, translations_octword_actual_size, n / 2);
+    for (unsigned i = 0; i < n; i++) {
+        prm_put_be64(c->in + base + 8 * i, slots[i]);
+    }
+    return c;
+}
+
+/* A PA key over all RAM with every right, of PD `pd`. */
+static uint32_t pa_key_of_pd(Harness *h, uint32_t pd)
+{
+    g_autoptr(HCmd) c = indirect_key_cmd(h, MLX5_MKC_ACCESS_MODE_PA, 0, pd, 0, 0, NULL, 0,
+                                         false);
+
+    PRM_SET(mkc, length64, IN_PTR(c, create_mkey_in, memory_key_mkey_entry), 1);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x3c;
+}
+
+static uint32_t indirect_key(Harness *h, unsigned mode, unsigned log_entity, uint64_t start,
+                             uint64_t len, const uint64_t *slots, unsigned n)
+{
+    g_autoptr(HCmd) c = indirect_key_cmd(h, mode, log_entity, h->pd, start, len, slots, n,
+                                         false);
+
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x3c;
+}
+
+/* A WRITE through a KLM key whose two entries name two keys lands in both
+ * (100 bytes at the first, 200 at the second), and a KSM key's 4 KiB
+ * entities the same way. */
+static void test_indirect_write_spans_keys(void)
+{
+    g_autoptr(RcEnv) e = env_new(10);
+    Harness *h = e->h;
+    uint32_t k1 = all_rights_key_over(h, B_BUF, 0x8000);
+    uint32_t k2 = all_rights_key_over(h, B_BUF + 0x8000, 0x8000);
+    const uint64_t klms[] = { KLM(100, k1, B_BUF + 0x10), KLM(200, k2, B_BUF + 0x8020) };
+    const uint64_t ksm[] = { KLM(0, k1, B_BUF + 0x1000), KLM(0, k2, B_BUF + 0x9000) };
+    uint32_t klm = indirect_key(h, MLX5_MKC_ACCESS_MODE_KLMS, 0, 0x7000, 300, klms, 4);
+    uint32_t ksmk = indirect_key(h, MLX5_MKC_ACCESS_MODE_KSM, 12, 0x20000, 8192, ksm, 4);
+    const uint8_t *a = h_gpa(h, A_BUF), *b = h_gpa(h, B_BUF);
+
+    fill(e, 6000);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 300, 0x7000, klm);
+    wire(e, false);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
+    g_assert_cmpmem(b + 0x10, 100, a, 100);
+    g_assert_cmpmem(b + 0x8020, 200, a + 100, 200);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 6000, 0x20000, ksmk);
+    wire(e, false);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
+    g_assert_cmpmem(b + 0x1000, 4096, a, 4096);
+    g_assert_cmpmem(b + 0x9000, 6000 - 4096, a + 4096, 6000 - 4096);
+}
+
+/* Accesses an indirect key refuses, each a remote access error: past the
+ * key's range; an entry naming a key of another PD, or no key; a chain of
+ * indirect keys deeper than max_indirection (4 keys: 3 indirect ones and
+ * the last one's key do; 4 indirect ones do not). */
+static void test_indirect_refused(void)
+{
+    Harness *h;
+    uint32_t k1, other, klm[5];
+
+    for (unsigned c = 0; c < 4; c++) {
+        g_autoptr(RcEnv) e = env_new(10);
+        uint64_t slots[2];
+
+        h = e->h;
+        k1 = all_rights_key_over(h, B_BUF, 0x8000);
+        other = pa_key_of_pd(h, h_alloc_simple(h, OP_ALLOC_PD));
+        slots[0] = (uint64_t)4096 << 32 | (c == 1 ? other : c == 2 ? 0x77700 : k1);
+        slots[1] = B_BUF;
+        klm[0] = indirect_key(h, MLX5_MKC_ACCESS_MODE_KLMS, 0, IVA, 4096, slots, 2);
+        for (unsigned d = 1; d < 5; d++) {      /* klm[d] names klm[d - 1] */
+            slots[0] = (uint64_t)4096 << 32 | klm[d - 1];
+            slots[1] = IVA;
+            klm[d] = indirect_key(h, MLX5_MKC_ACCESS_MODE_KLMS, 0, IVA, 4096, slots, 2);
+        }
+        fill(e, 64);
+        if (c == 0) {
+            post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, IVA + 4096 - 32, klm[0]);  /* past */
+        } else if (c == 3) {
+            post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, IVA, klm[2]);           /* 4 deep */
+            wire(e, false);
+            expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
+            post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, IVA, klm[3]);           /* 5 deep */
+        } else {
+            post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, IVA, klm[0]);
+        }
+        wire(e, false);
+        expect_req(e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+    }
+}
+
+/* CREATE_MKEY of an indirect key refuses a list longer than the command
+ * holds, one beyond log_max_klm_list_size, a KSM entity over 1 GiB. */
+static void test_indirect_create_refused(void)
+{
+    g_autoptr(Harness) h = h_new();
+    const uint64_t slots[] = { KLM(64, 0x100, 0) };
+    HCmd *c;
+
+    h_bringup(h);
+    c = indirect_key_cmd(h, MLX5_MKC_ACCESS_MODE_KLMS, 0, h->pd, 0, 64, slots, 2, false);
+    IN_SET(c, create_mkey_in, translations_octword_actual_size, 2);
+    h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_LIST_SIZE);
+    hcmd_free(c);
+    c = indirect_key_cmd(h, MLX5_MKC_ACCESS_MODE_KLMS, 0, h->pd, 0, 64, slots, 2, true);
+    PRM_SET(mkc, translations_octword_size, IN_PTR(c, create_mkey_in, memory_key_mkey_entry),
+            (1u << 16) + 1);
+    h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_LIST_SIZE);
+    hcmd_free(c);
+    c = indirect_key_cmd(h, MLX5_MKC_ACCESS_MODE_KSM, 31, h->pd, 0, 64, slots, 2, false);
+    h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_PAGE_SIZE);
+    hcmd_free(c);
+}
+
+/* A free KLM key, as ib_alloc_mr(IB_MR_TYPE_SG_GAPS) makes one, gets its
+ * list by REG_MR (log_page_size 0, wr.c set_reg_wr) and a WRITE lands
+ * through it; a second REG_MR rewrites the list in place and the next
+ * WRITE follows the new one. */
+static void test_indirect_umr_list(void)
+{
+    g_autoptr(RcEnv) e = env_new(10);
+    Harness *h = e->h;
+    uint32_t k1 = all_rights_key_over(h, B_BUF, 0x10000);
+    g_autoptr(HCmd) c = indirect_key_cmd(h, MLX5_MKC_ACCESS_MODE_KLMS, 0, h->pd, 0, 0, NULL, 0,
+                                         true);
+    const uint64_t first[] = { KLM(32, k1, B_BUF + 0x100), KLM(32, k1, B_BUF + 0x300) };
+    const uint64_t second[] = { KLM(32, k1, B_BUF + 0x500), KLM(32, k1, B_BUF + 0x700) };
+    uint32_t fkey;
+    Umr u = { .flags = MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE,
+              .mask = FRWR_MASK & ~MLX5_MKEY_MASK_PAGE_SIZE, .iova = 0x9000, .len = 64,
+              .pages = first, .npages = 4, .raw = true, .log_page_size = 0 };
+    uint8_t *b = h_gpa(h, B_BUF);
+
+    h_ok(h, c);
+    fkey = OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x3c;
+    u.key = fkey;
+    post_umr(h, &e->a, &u, 0);
+    fill(e, 64);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, 0x9000, fkey);
+    wire(e, false);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
+    g_assert_cmpmem(b + 0x100, 32, h_gpa(h, A_BUF), 32);
+    g_assert_cmpmem(b + 0x300, 32, h_gpa(h, A_BUF + 32), 32);
+    u.flags = MLX5_UMR_INLINE;
+    u.pages = second;
+    post_umr(h, &e->a, &u, 0);
+    post_send_rkey(e, MLX5_OPCODE_RDMA_WRITE, 64, 0x9000, fkey);
+    wire(e, false);
+    expect_req(e, MLX5_OPCODE_RDMA_WRITE, 0);
+    g_assert_cmpmem(b + 0x500, 32, h_gpa(h, A_BUF), 32);
+    g_assert_cmpmem(b + 0x700, 32, h_gpa(h, A_BUF + 32), 32);
+}
+
 /* UMR is for RC, XRC and the UMR QP: on a UD QP it is a local QP
  * operation error. */
 static void test_umr_on_ud(void)
@@ -420,5 +616,9 @@ int main(int argc, char **argv)
     g_test_add_func("/umr/bad-inputs", test_umr_bad_inputs);
     g_test_add_func("/umr/on-ud", test_umr_on_ud);
     g_test_add_func("/umr/user-qp-refused", test_umr_user_qp_refused);
+    g_test_add_func("/umr/indirect-write-spans-keys", test_indirect_write_spans_keys);
+    g_test_add_func("/umr/indirect-refused", test_indirect_refused);
+    g_test_add_func("/umr/indirect-create-refused", test_indirect_create_refused);
+    g_test_add_func("/umr/indirect-umr-list", test_indirect_umr_list);
     return g_test_run();
 }
