@@ -174,8 +174,38 @@ static void world_eth(FuzzWorld *w)
     add_queue(w, "eth-rq", FUZZ_Q_RECV, rq);
 }
 
+/* Where the indirect key's range starts: not an address of RAM. */
+#define KLM_BASE 0x40000000ull
+
+/* An indirect (KLM) key over KLM_BASE + [0, GUEST_SIZE) with every right:
+ * its two entries are the two halves of RAM through key 0, the upper half
+ * first. */
+static uint32_t world_klm_key(FuzzWorld *w)
+{
+    Harness *h = w->e->h;
+    uint32_t half = GUEST_SIZE / 2, base = PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt);
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc;
+
+    hcmd_grow_in(c, base + 32);
+    mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_KLMS);
+    mkc_all_rights(mkc, h->pd);
+    PRM_SET(mkc, start_addr, mkc, KLM_BASE);
+    PRM_SET(mkc, len, mkc, GUEST_SIZE);
+    PRM_SET(mkc, translations_octword_size, mkc, 4);
+    IN_SET(c, create_mkey_in, translations_octword_actual_size, 2);
+    prm_put_be64(c->in + base, (uint64_t)half << 32 | w->e->key);
+    prm_put_be64(c->in + base + 8, GUEST_BASE + half);
+    prm_put_be64(c->in + base + 16, (uint64_t)half << 32 | w->e->key);
+    prm_put_be64(c->in + base + 24, GUEST_BASE);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8;
+}
+
 /* Keys: all RAM; all RAM and the 1 MiB below it (the BAR0 window in
- * FUZZ_REENTER, no memory otherwise); a key that names nothing. */
+ * FUZZ_REENTER, no memory otherwise); a key that names nothing; all RAM
+ * through an indirect key. */
 static void world_keys(FuzzWorld *w)
 {
     Harness *h = w->e->h;
@@ -184,6 +214,7 @@ static void world_keys(FuzzWorld *w)
     w->key[1] = (FuzzKey) { all_rights_key_over(h, 0, GUEST_BASE + GUEST_SIZE), 0,
                             GUEST_BASE + GUEST_SIZE };
     w->key[2] = (FuzzKey) { 0x00abcd5a, GUEST_BASE, GUEST_SIZE };
+    w->key[3] = (FuzzKey) { world_klm_key(w), KLM_BASE, GUEST_SIZE };
 }
 
 /* a's requester waits for answers: a SEND of three packets, an RDMA READ

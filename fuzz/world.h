@@ -68,7 +68,7 @@ typedef struct FuzzRegion {
 #define FUZZ_MAX_QUEUES 16
 #define FUZZ_MAX_QPS 12
 #define FUZZ_MAX_REGIONS 64
-#define FUZZ_NKEYS 3
+#define FUZZ_NKEYS 4
 #define FUZZ_NCQS 3
 #define FUZZ_MBOX_BYTES (64u << 10)     /* the command queue's mailboxes */
 

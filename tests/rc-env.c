@@ -81,17 +81,22 @@ uint32_t all_rights_key(Harness *h)
     return all_rights_key_over(h, GUEST_BASE, GUEST_SIZE);
 }
 
-uint32_t all_rights_key_over(Harness *h, uint64_t start, uint64_t len)
+void mkc_all_rights(uint8_t *mkc, uint32_t pd)
 {
-    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
-    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
-
     PRM_SET(mkc, lr, mkc, 1);
     PRM_SET(mkc, lw, mkc, 1);
     PRM_SET(mkc, rr, mkc, 1);
     PRM_SET(mkc, rw, mkc, 1);
     PRM_SET(mkc, a, mkc, 1);
-    PRM_SET(mkc, pd, mkc, h->pd);
+    PRM_SET(mkc, pd, mkc, pd);
+}
+
+uint32_t all_rights_key_over(Harness *h, uint64_t start, uint64_t len)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+
+    mkc_all_rights(mkc, h->pd);
     PRM_SET(mkc, mkey_7_0, mkc, 0x5a);
     PRM_SET(mkc, start_addr, mkc, start);
     PRM_SET(mkc, len, mkc, len);

@@ -47,6 +47,8 @@ void set_gid(Harness *h);
 void connect_qp_to(Harness *h, uint32_t qpn, uint32_t remote, uint32_t psn, const QpOpts *o);
 void connect_qp(RcEnv *e, uint32_t qpn, uint32_t remote, uint32_t psn);
 uint32_t all_rights_key(Harness *h);
+/* An mkc with every right (lr, lw, rr, rw, a) on PD `pd`. */
+void mkc_all_rights(uint8_t *mkc, uint32_t pd);
 /* The same over guest-physical [start, start + len). */
 uint32_t all_rights_key_over(Harness *h, uint64_t start, uint64_t len);
 RcEnv *env_create(unsigned st_a, unsigned st_b);

@@ -394,12 +394,7 @@ static HCmd *indirect_key_cmd(Harness *h, unsigned mode, unsigned log_entity, ui
     PRM_SET(mkc, access_mode_1_0, mkc, mode);
     PRM_SET(mkc, free, mkc, free);
     PRM_SET(mkc, umr_en, mkc, 1);
-    PRM_SET(mkc, lr, mkc, 1);
-    PRM_SET(mkc, lw, mkc, 1);
-    PRM_SET(mkc, rr, mkc, 1);
-    PRM_SET(mkc, rw, mkc, 1);
-    PRM_SET(mkc, a, mkc, 1);
-    PRM_SET(mkc, pd, mkc, pd);
+    mkc_all_rights(mkc, pd);
     PRM_SET(mkc, qpn, mkc, 0xffffff);
     PRM_SET(mkc, mkey_7_0, mkc, 0x3c);
     PRM_SET(mkc, start_addr, mkc, start);
