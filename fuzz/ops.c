@@ -237,7 +237,8 @@ static size_t eth_seg(In *in, uint8_t *seg, size_t room)
 {
     uint8_t cs = u8(in);
     uint16_t mss = u16(in);
-    size_t hdr = MIN((size_t)u8(in), room - WQE_ETH_INLINE_HDR);
+    size_t want = u8(in);               /* read once: MIN() evaluates twice */
+    size_t hdr = MIN(want, room - WQE_ETH_INLINE_HDR);
 
     seg[WQE_ETH_CS_FLAGS] = cs;
     prm_put_be16(seg + WQE_ETH_MSS, mss);
@@ -272,7 +273,8 @@ static size_t send_seg(FuzzWorld *w, In *in, uint8_t *s, size_t room)
         av_seg(w, in, s);
         return MLX5_AV_BYTES;
     case SEG_INLINE:
-        n = MIN((size_t)u8(in), room - 4);
+        n = u8(in);
+        n = MIN(n, room - 4);
         prm_put_be32(s, 0x80000000u | (uint32_t)n);         /* MLX5_INLINE_SEG */
         bytes(in, s + 4, n);
         return (4 + n + MLX5_DS_BYTES - 1) / MLX5_DS_BYTES * MLX5_DS_BYTES;
