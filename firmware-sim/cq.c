@@ -146,9 +146,7 @@ static void cq_resize_cqe(Mlx5Fw *fw, const Mlx5Cq *cq)
     uint64_t addr;
 
     cqe[MLX5_CQE_BYTES - 1] = MLX5_CQE_RESIZE_CQ << 4 | ((cq->pi >> cq->ring.log_size) & 1);
-    if (!mlx5_ring_entry_addr(&cq->ring, cq->pi, &addr) ||
-        mlx5_dma_write(fw, addr + (1u << cq->ring.log_stride) - MLX5_CQE_BYTES, cqe,
-                       sizeof(cqe))) {
+    if (!mlx5_cqe_addr(&cq->ring, cq->pi, &addr) || mlx5_dma_write(fw, addr, cqe, sizeof(cqe))) {
         mlx5_guest_error(fw, "CQ 0x%x: ring not in guest memory (RESIZE CQE)", cq->cqn);
     }
 }

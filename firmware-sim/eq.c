@@ -71,6 +71,15 @@ bool mlx5_ring_entry_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr)
     return true;
 }
 
+bool mlx5_cqe_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr)
+{
+    if (!mlx5_ring_entry_addr(r, idx, addr)) {
+        return false;
+    }
+    *addr += (1u << r->log_stride) - MLX5_CQE_BYTES;
+    return true;
+}
+
 /* eqc and cqc place the ring alike (mlx5_ifc.h): the eqc fields read both. */
 MLX5_SAME_FIELD(eqc, log_eq_size, cqc, log_cq_size)
 MLX5_SAME_FIELD(eqc, log_page_size, cqc, log_page_size)

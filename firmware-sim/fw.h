@@ -688,6 +688,9 @@ extern const Mlx5TableCost mlx5_eq_cost, mlx5_cq_cost, mlx5_queue_cost, mlx5_srq
 
 /* Rings (eq.c): guest address of entry `idx`, or false if out of range. */
 bool mlx5_ring_entry_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr);
+/* The same for a CQ's ring: where CQE `idx`'s 64 bytes go - the second
+ * half of a 128-byte entry. */
+bool mlx5_cqe_addr(const Mlx5Ring *r, uint32_t idx, uint64_t *addr);
 /* The host memory a ring's page list holds beyond the ring itself. */
 static inline uint64_t mlx5_ring_bytes(const Mlx5Ring *r)
 {

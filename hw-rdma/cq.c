@@ -150,11 +150,9 @@ bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
             return false;
         }
     }
-    if (!mlx5_ring_entry_addr(&cq->ring, cq->pi, &addr)) {
+    if (!mlx5_cqe_addr(&cq->ring, cq->pi, &addr)) {
         return false;
     }
-    /* 128-byte CQEs: the 64-byte CQE is the second half. */
-    addr += (1u << cq->ring.log_stride) - MLX5_CQE_BYTES;
     cqe[CQE_OP_OWN] = (cqe[CQE_OP_OWN] & 0xfe) | ((cq->pi >> cq->ring.log_size) & 1);
     /* Ordering point: the CQE body before the byte with the owner bit. */
     if (mlx5_dma_write(fw, addr, cqe, MLX5_CQE_BYTES - 1) ||
