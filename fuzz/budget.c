@@ -30,10 +30,20 @@ int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile
  * defaults sit above what the set-up and the corpus need (the largest
  * command moves 2 MiB of mailboxes) and far below what stalls a vCPU:
  * a single doorbell that makes 4096 frames or moves 64 MiB is a cost the
- * device should have split or refused. */
+ * device should have split or refused.
+ *
+ * An input: what its operations may ask for in earnest, with room to
+ * spare.  A READ WQE over all of the world's 16 MiB of RAM is 16 Ki
+ * responses at its MTU of 1024 (its responder reads 16 MiB, its requester
+ * writes them), and an input of a few KiB can post a dozen, each answered
+ * whole and in part again when the requester's timer expires meanwhile:
+ * ~10^5 frames and a few hundred MiB that are no defect.  A per-input
+ * limit is for what no input asks for - work that feeds itself (a frame
+ * sent to itself through a loop of flow tables, a stream that never ends);
+ * libFuzzer's -timeout catches an input merely slow. */
 const FuzzLimitDesc fuzz_limits[FUZZ_NLIMITS] = {
-    LIMIT(FRAMES, "frames", 4096, 64 * KiB),
-    LIMIT(DMA_BYTES, "DMA bytes", 64 * MiB, 1 * GiB),
+    LIMIT(FRAMES, "frames", 4096, 1 * MiB),
+    LIMIT(DMA_BYTES, "DMA bytes", 64 * MiB, 4 * GiB),
     LIMIT(MSIX, "MSI-X messages", 4096, 64 * KiB),
     LIMIT(GUEST_ERRORS, "guest-error lines", 64, 16 * KiB),
     LIMIT(ALLOCS, "allocations", 64 * KiB, 4 * MiB),

@@ -679,12 +679,35 @@ void mlx5_rc_responder(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *
  * counted, and the requester sends it again. */
 #define MLX5_RESP_HELD_MAX 1024
 
-bool mlx5_rc_resp_hold(Mlx5DataPath *dp, Mlx5QpTransport *t, const uint8_t *frame, size_t len)
+/* A duplicate of the READ whose responses are going out: the requester
+ * lost some of them and asks again from p->psn, so the stream starts over
+ * there (IBA 9.7.5.1.3 lets a responder stop answering the original; Linux
+ * rxe does the same).  Held behind itself instead, every duplicate would
+ * queue one more whole replay: seven retries of a 2 GiB READ, 14 GiB. */
+static bool read_restart(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
+{
+    Mlx5RcRes *res = t->resp.sending;
+
+    if (!res || (p->opcode & 0x1f) != MLX5_ROCE_RDMA_READ_REQUEST ||
+        psn_before(p->psn, res->first_psn) || psn_before(res->last_psn, p->psn)) {
+        return false;
+    }
+    mlx5emu_trace_rc_read_restart(t->qp->num, p->psn, res->next_psn);
+    mlx5_qp_count(dp->fw, t->qp, MLX5_QCNT_duplicate_request);
+    res->next_psn = res->opened_psn = p->psn;
+    return true;
+}
+
+bool mlx5_rc_resp_hold(Mlx5DataPath *dp, Mlx5QpTransport *t, const uint8_t *frame, size_t len,
+                       const Mlx5RocePkt *p)
 {
     Mlx5Responder *resp = &t->resp;
 
     if (!resp->sending && (!resp->held || g_queue_is_empty(resp->held))) {
         return false;
+    }
+    if (read_restart(dp, t, p)) {
+        return true;
     }
     if (dp->resp_held >= MLX5_RESP_HELD_MAX) {
         mlx5_roce_discard(dp, "request while READ responses go out, and no room to hold it");

@@ -310,7 +310,7 @@ void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const M
         t->resp.comm_est = true;
         mlx5_eq_post_qp_srq(dp->fw, MLX5_EVENT_COMM_EST, t->qp->num, MLX5_EVENT_QUEUE_QP);
     }
-    if (!mlx5_rc_resp_hold(dp, t, frame, len)) {
+    if (!mlx5_rc_resp_hold(dp, t, frame, len, p)) {
         mlx5_rc_responder(dp, t, p, op);
     }
 }

@@ -213,8 +213,10 @@ void mlx5_rc_stop_timer(Mlx5DataPath *dp, Mlx5QpTransport *t);
 void mlx5_rc_send_resume(Mlx5DataPath *dp, uint32_t qpn);
 void mlx5_rc_respond_resume(Mlx5DataPath *dp, uint32_t qpn);
 /* A request that must wait for the READ responses going out (true: held,
- * or dropped when too many wait); let go of every held request. */
-bool mlx5_rc_resp_hold(Mlx5DataPath *dp, Mlx5QpTransport *t, const uint8_t *frame, size_t len);
+ * or dropped when too many wait, or a duplicate of that READ, which starts
+ * its responses over); let go of every held request. */
+bool mlx5_rc_resp_hold(Mlx5DataPath *dp, Mlx5QpTransport *t, const uint8_t *frame, size_t len,
+                       const Mlx5RocePkt *p);
 void mlx5_rc_resp_release(Mlx5DataPath *dp, Mlx5QpTransport *t);
 /* The send WQEs in flight (req.wqes) and their copies: the most bytes the
  * copies of an RC QP's may hold (its send ring's, or one WQE's if that is

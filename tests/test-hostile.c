@@ -389,6 +389,59 @@ static void test_read_responses_paced(void)
 }
 
 /*
+ * Duplicates of the READ whose responses are going out (a requester whose
+ * timer expired meanwhile): each starts the responses over from its PSN,
+ * none is held to be replayed after.  300 responses, then five duplicates
+ * of the whole READ and one asking from PSN 2200: the stream ends with
+ * FIRST at 2200 and 100 responses, 128 + 300 + 100 in all.  Before: every
+ * duplicate waited behind the stream and replayed it whole (2,000).
+ */
+static void test_read_duplicates_restart(void)
+{
+    g_autoptr(RcEnv) e = env_new(2000);
+    Harness *h = e->h;
+    uint32_t len = 300 * MTU;
+    unsigned sent, first_after, calls = 0;
+    uint8_t buf[256];
+    size_t n;
+    RcFrame f;
+
+    post_send(e, MLX5_OPCODE_RDMA_READ, len, B_BUF);           /* PSN 2000..2299 */
+    g_assert_cmpuint(h->frames->len, ==, 1);
+    h_trace_watch(h, "mlx5_rc_resp_hold");
+    h_trace_watch(h, "mlx5_rc_read_restart");
+    sent = deliver(e, 0);
+    g_assert_cmpuint(sent, ==, MLX5_SLICE_UNITS);
+    for (unsigned i = 0; i < 5; i++) {
+        g_assert_cmpuint(deliver(e, 0), ==, 0);
+        sent += timer_once(e);
+    }
+    g_assert_cmpuint(sent, ==, MLX5_SLICE_UNITS * 6);
+    frame_take(e, h->frames->len - 1, &f);
+    g_assert_cmpuint(f.pkt.psn, ==, 2000 + MLX5_SLICE_UNITS - 1);  /* started over each time */
+    frame_take(e, 0, &f);
+    f.pkt.psn = 2200;                                           /* the rest from 2200 */
+    first_after = h->frames->len;
+    n = mlx5_roce_build(&f.pkt, NULL, 0, buf, sizeof(buf));
+    g_assert_true(mlx5_dev_receive(h->dev, buf, n));
+    g_assert_cmpuint(h->frames->len, ==, first_after);
+    g_assert_cmpuint(h_traced(h, "held behind READ responses"), ==, 0);
+    g_assert_cmpuint(h_traced(h, "start over"), ==, 6);
+    while (h->frames->len - first_after < 100) {
+        g_assert_cmpuint(timer_once(e), <=, MLX5_SLICE_UNITS);
+        g_assert_cmpuint(++calls, <, 10);
+    }
+    g_assert_cmpuint(h_run_due(h), ==, 0);
+    g_assert_cmpuint(h->frames->len - first_after, ==, 100);
+    frame_take(e, first_after, &f);
+    g_assert_cmphex(f.pkt.opcode & 0x1f, ==, MLX5_ROCE_RDMA_READ_RESPONSE_FIRST);
+    g_assert_cmpuint(f.pkt.psn, ==, 2200);
+    frame_take(e, h->frames->len - 1, &f);
+    g_assert_cmphex(f.pkt.opcode & 0x1f, ==, MLX5_ROCE_RDMA_READ_RESPONSE_LAST);
+    g_assert_cmpuint(f.pkt.psn, ==, 2299);
+}
+
+/*
  * MODIFY_QP to ERR of a QP with 300 receives posted: the command flushes a
  * slice's worth, the timer the rest, oldest first.  Before: every CQE was
  * written inside the command (up to 2^15 per queue).
@@ -603,6 +656,7 @@ int main(int argc, char **argv)
                     test_frame_looped_back_while_sending);
     g_test_add_func("/hostile/doorbell-work-sliced", test_doorbell_work_sliced);
     g_test_add_func("/hostile/read-responses-paced", test_read_responses_paced);
+    g_test_add_func("/hostile/read-duplicates-restart", test_read_duplicates_restart);
     g_test_add_func("/hostile/err-flush-sliced", test_err_flush_sliced);
     g_test_add_func("/hostile/ack-timers-many", test_ack_timers_many);
     g_test_add_func("/hostile/timer-not-starved-by-sliced-work",
