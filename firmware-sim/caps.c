@@ -78,7 +78,6 @@ static const CapValue mlx5_caps[] = {
     GEN(atomic, 1),                         /* the atomic group below (mlx5_ib get_atomic_caps) */
     GEN(xrc, 1),
     GEN(ud, 1),
-    GEN(uc, 0),
     GEN(rc, 1),
     GEN(log_pg_sz, 12),
     GEN(bf, 1),
@@ -162,6 +161,28 @@ void mlx5_caps_init(Mlx5Fw *fw)
             fw->cfg.cq_moderation);
     memcpy(fw->caps_cur, fw->caps_max, sizeof(fw->caps_cur));
     mlx5_fw_limits_update(fw);
+}
+
+/* Entries of the profile that write bits an earlier one wrote: the later
+ * silently wins (a feature advertised twice, once on and once off, is
+ * off), so the table must name each field once (/hca/caps-each-field-once). */
+unsigned mlx5_caps_overlaps(void)
+{
+    unsigned n = 0;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(mlx5_caps); i++) {
+        const CapValue *a = &mlx5_caps[i];
+
+        for (size_t j = 0; j < i; j++) {
+            const CapValue *b = &mlx5_caps[j];
+
+            if (a->type == b->type && a->off < b->off + b->width && b->off < a->off + a->width) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
 }
 
 /* How SET_HCA_CAP may change a field of a settable page (mlx5_ifc.h says

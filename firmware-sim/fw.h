@@ -636,6 +636,8 @@ void mlx5_iseg_tick(Mlx5Fw *fw);        /* health counter */
 
 /* Capabilities (caps.c). */
 void mlx5_caps_init(Mlx5Fw *fw);
+/* How many entries of the profile write a field an earlier one wrote (0). */
+unsigned mlx5_caps_overlaps(void);
 /* The capabilities changed (reset, SET_HCA_CAP): each object kind's limit
  * follows the current ones (hca.c). */
 void mlx5_fw_limits_update(Mlx5Fw *fw);

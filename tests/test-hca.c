@@ -748,6 +748,13 @@ static void test_lifecycle_through_command_queue(void)
     lifecycle(h);
 }
 
+/* The profile names each field once: uc was advertised on and, further
+ * down, off again - and the later entry won. */
+static void test_caps_each_field_once(void)
+{
+    g_assert_cmpuint(mlx5_caps_overlaps(), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -777,6 +784,7 @@ int main(int argc, char **argv)
     g_test_add_func("/hca/set-hca-cap-changes-current-only", test_set_hca_cap_changes_current_only);
     g_test_add_func("/hca/set-hca-cap-bad-type", test_set_hca_cap_bad_type);
     g_test_add_func("/hca/atomic-caps", test_atomic_caps);
+    g_test_add_func("/hca/caps-each-field-once", test_caps_each_field_once);
     g_test_add_func("/hca/set-hca-cap-unsupported-feature", test_set_hca_cap_unsupported_feature);
     h_add_isolated("/hca/set-hca-cap-cannot-raise-limits", test_set_hca_cap_cannot_raise_limits, 30);
     g_test_add_func("/hca/set-hca-cap-wide-limit", test_set_hca_cap_wide_limit);
