@@ -443,9 +443,9 @@ static void test_set_hca_cap_unsupported_feature(void)
     g_autoptr(HCmd) c = NULL;
 
     h_enable(h);
-    c = h_set_general_cap(h, "uc", 1);
+    c = h_set_general_cap(h, "dct", 1);
     h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
-    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, uc), ==, 0);
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, dct), ==, 0);
 }
 
 /* caps.c: "a log2 limit cannot grow past MAX" (SET_HCA_CAP updates CUR
