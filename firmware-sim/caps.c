@@ -73,6 +73,10 @@ static const CapValue mlx5_caps[] = {
      * registers user memory through its UMR QP and mkey cache (umr.h
      * mlx5r_umr_can_load_pas; hw-rdma/umr.c). */
     GEN(umr_modify_entity_size_disabled, 0),
+    /* Memory windows (hw-rdma/umr.c window_check): mlx5_ib registers
+     * alloc_mw/dealloc_mw and says IB_DEVICE_MEM_WINDOW(_TYPE_2B); it also
+     * offers SG-gaps MRs (KLM keys, which NVMe over RDMA then uses). */
+    GEN(imaicl, 1),
     GEN(eth_net_offloads, 1),
     GEN(roce, 1),
     GEN(atomic, 1),                         /* the atomic group below (mlx5_ib get_atomic_caps) */

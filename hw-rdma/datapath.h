@@ -141,6 +141,8 @@ typedef enum {
 /* The key `key` names, if it is usable by PD `pd`: it exists, its key
  * byte matches, it is that PD's and not free; NULL otherwise. */
 Mlx5Mkey *mlx5_mkey_usable(Mlx5Fw *fw, uint32_t key, uint32_t pd);
+/* The key is a type-2 window bound to a QP other than qpn. */
+bool mlx5_mkey_bound_elsewhere(Mlx5Fw *fw, uint32_t key, uint32_t qpn);
 /* Does key `key` of PD `pd` allow access `acc` to [addr, addr + len)? */
 bool mlx5_mkey_allows(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr, uint64_t len,
                       Mlx5MkeyAccess acc);

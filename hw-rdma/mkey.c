@@ -54,6 +54,18 @@ static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr
     return mk;
 }
 
+/* A type-2 window answers the QP it is bound to alone (IBA 10.6.7.2: its
+ * QP number is part of the binding; mkc qpn, 0xffffff for any QP).  Only
+ * windows are held to it: mlx5_ib gives every other key qpn 0xffffff, and
+ * a key a driver left at 0 would otherwise answer no QP. */
+bool mlx5_mkey_bound_elsewhere(Mlx5Fw *fw, uint32_t key, uint32_t qpn)
+{
+    const Mlx5Mkey *mk = mlx5_table_get(&fw->mkey, key >> 8);
+
+    return mk && mk->access_mode == MLX5_MKC_ACCESS_MODE_KLMS && mk->qpn != 0xffffff &&
+           mk->qpn != qpn;
+}
+
 bool mlx5_mkey_allows(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr, uint64_t len,
                       Mlx5MkeyAccess acc)
 {

@@ -279,14 +279,17 @@ static RespStatus check_rkey(Mlx5DataPath *dp, const Mlx5QpTransport *t,
             return RESP_ERR_MISALIGNED;
         }
         return mlx5_mkey_allows(fw, p->atomic_eth.rkey, pd, p->atomic_eth.va, 8,
-                                MLX5_MKEY_REMOTE_READ_ATOMIC) ? RESP_OK : RESP_ERR_RKEY;
+                                MLX5_MKEY_REMOTE_READ_ATOMIC) &&
+               !mlx5_mkey_bound_elsewhere(fw, p->atomic_eth.rkey, t->qp->num)
+               ? RESP_OK : RESP_ERR_RKEY;
     }
     if (!(mlx5_roce_opcode(p->opcode)->hdrs & MLX5_ROCE_HDR_RETH) || p->reth.dma_len == 0) {
         return RESP_OK;             /* a later packet, or nothing to touch */
     }
     return mlx5_mkey_allows(fw, p->reth.rkey, pd, p->reth.va, p->reth.dma_len,
                             code == MLX5_ROCE_RDMA_READ_REQUEST ? MLX5_MKEY_REMOTE_READ
-                                                                : MLX5_MKEY_REMOTE_WRITE)
+                                                                : MLX5_MKEY_REMOTE_WRITE) &&
+           !mlx5_mkey_bound_elsewhere(fw, p->reth.rkey, t->qp->num)
            ? RESP_OK : RESP_ERR_RKEY;
 }
 
@@ -346,7 +349,7 @@ static RespStatus send_inval_done(Mlx5DataPath *dp, Mlx5QpTransport *t, const Ml
 {
     Mlx5Mkey *mk = mlx5_mkey_usable(dp->fw, p->ieth_rkey, resp_pd(dp, t));
 
-    if (!mk || !mk->en_rinval) {
+    if (!mk || !mk->en_rinval || mlx5_mkey_bound_elsewhere(dp->fw, p->ieth_rkey, t->qp->num)) {
         mlx5emu_trace_rc_invalidate(t->qp->num, p->ieth_rkey, "refused");
         return RESP_ERR_INVALIDATE;
     }

@@ -111,16 +111,9 @@ static bool sq_exec_umr(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *
         sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "UMR on a QP type without it");
         return false;
     }
-    /* A UMR rewrites any key of the PD, down to the pages it maps: only a
-     * QP with fast registration enabled may post one, and mlx5_ib sets
-     * qpc fre on its own QPs alone (qp.c create_kernel_qp), never on a
-     * process's - which could otherwise point a key at the kernel's
-     * memory. */
-    if (!PRM_GET(qpc, fre, qp->qpc)) {
-        sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
-                 "UMR on a QP without fast registration (qpc fre)");
-        return false;
-    }
+    /* A UMR rewrites any key of the PD, down to the pages it maps: a QP
+     * without fast registration (qpc fre, a process's) may only bind
+     * memory windows (umr.c window_check). */
     syndrome = mlx5_umr_exec(dp, qp, w);
     if (syndrome) {
         sq_error(dp, sq, w, syndrome, "UMR WQE failed");

@@ -23,6 +23,11 @@
  * in memory through a local key.  A list entry is 8 bytes, big endian, the
  * page address plus flag bits (mkey.c).
  *
+ * A process's QP (no qpc fre) may post one kind of UMR only: a memory
+ * window bind or invalidation (libmlx5 qp.c set_bind_wr; IBA 10.6.7),
+ * checked as such below (window_check) - it could otherwise point a key
+ * at any page of the guest.
+ *
  * The device applies a UMR when its send queue reaches it, before any
  * later WQE starts, which satisfies every fence mode mlx5_ib asks for
  * (the REG_MR before the SEND that advertises the key; the UMR QP's
@@ -37,6 +42,7 @@
 enum { UMR_MIN_LOG_PAGE = 12, UMR_MAX_LOG_PAGE = 31 };
 
 typedef struct UmrWqe {
+    bool fre;                   /* the QP may register memory (qpc fre, or the UMR QP) */
     uint32_t key;               /* ctrl imm: the key, by its index */
     uint8_t flags;
     uint64_t mask;
@@ -92,54 +98,6 @@ static bool mk_has_list(const Mlx5Mkey *mk)
     return mk->access_mode == MLX5_MKC_ACCESS_MODE_MTT || mlx5_mkey_mode_indirect(mk->access_mode);
 }
 
-/* Everything that can fail, before the key changes: 0 or the syndrome. */
-static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe, unsigned ds,
-                         const Mlx5Mkey *mk, UmrWqe *u, const char **why)
-{
-    unsigned lps = PRM_GET(mkc, log_page_size, u->mkc);
-
-    if (!mk || !mk->umr_en) {
-        *why = !mk ? "no such key" : "key not created for UMR (umr_en 0)";
-        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-    }
-    /* REG_MR and LOCAL_INV work on keys of the QP's PD (IBA 10.6.3.5);
-     * the UMR QP is the driver's and has none. */
-    if (qp->st != MLX5_QP_ST_REG_UMR && mk->pd != qp->pd) {
-        *why = "key of another PD";
-        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-    }
-    if (((u->flags & MLX5_UMR_CHECK_NOT_FREE) && !mk->free) ||
-        ((u->flags & MLX5_UMR_CHECK_FREE) && mk->free)) {
-        *why = mk->free ? "key is free (CHECK_FREE)" : "key in use (CHECK_NOT_FREE)";
-        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-    }
-    if ((u->mask & MLX5_MKEY_MASK_PD) && !mlx5_table_get(&fw->pd, PRM_GET(mkc, pd, u->mkc))) {
-        *why = "no such PD";
-        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-    }
-    /* A KLM key has no page size: mlx5_ib's REG_MR sets the mask bit with
-     * log_page_size 0 for it (wr.c set_reg_mkey_seg). */
-    if ((u->mask & MLX5_MKEY_MASK_PAGE_SIZE) && mk->access_mode != MLX5_MKC_ACCESS_MODE_KLMS &&
-        (lps < UMR_MIN_LOG_PAGE || lps > UMR_MAX_LOG_PAGE)) {
-        *why = "page size out of range";
-        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-    }
-    /* No signature offload (cap sho 0): a key cannot be made to check. */
-    if (((u->mask & MLX5_MKEY_MASK_BSF_EN) && PRM_GET(mkc, bsf_en, u->mkc)) ||
-        ((u->mask & MLX5_MKEY_MASK_EN_SIGERR) && PRM_GET(mkc, expected_sigerr_count, u->mkc))) {
-        *why = "signature offload not supported";
-        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-    }
-    if (!u->xlt_entries) {
-        return 0;
-    }
-    if (!mk_has_list(mk) || u->xlt_first + u->xlt_entries > mk->mtt_cap) {
-        *why = !mk_has_list(mk) ? "list for a key without one" : "list beyond the key's capacity";
-        return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-    }
-    return umr_read_xlt(fw, qp, wqe, ds, u, why);
-}
-
 /* The mask bit, the key's member and the mkc field it takes. */
 #define UMR_FIELDS(X) \
     X(MLX5_MKEY_MASK_PAGE_SIZE, log_page_size, log_page_size) \
@@ -167,6 +125,158 @@ static void umr_apply(Mlx5Mkey *mk, const UmrWqe *u)
 #undef UMR_TAKE_
 }
 
+/* --- memory windows ----------------------------------------------------------- */
+
+/* What a window bind may change (libmlx5 set_umr_control_seg): its key
+ * byte, the QP a type-2 window is bound to, range, rights, free. */
+#define MW_BIND_MASK \
+    (MLX5_MKEY_MASK_FREE | MLX5_MKEY_MASK_KEY | MLX5_MKEY_MASK_QPN | MLX5_MKEY_MASK_LEN | \
+     MLX5_MKEY_MASK_START_ADDR | MLX5_MKEY_MASK_LR | MLX5_MKEY_MASK_LW | MLX5_MKEY_MASK_RR | \
+     MLX5_MKEY_MASK_RW | MLX5_MKEY_MASK_A)
+#define MW_ANY_QP 0xffffffu     /* mkc qpn of a key not bound to a QP */
+
+/* A window's KLM entry i, from the list the WQE carries. */
+static void mw_klm(const UmrWqe *u, uint32_t i, uint64_t *bytes, uint32_t *key, uint64_t *va)
+{
+    uint64_t w0 = prm_be64(u->xlt + 16 * i);
+
+    *bytes = (uint32_t)(w0 >> 32) ? (uint32_t)(w0 >> 32) : 1ull << 31;
+    *key = (uint32_t)w0;
+    *va = prm_be64(u->xlt + 16 * i + 8);
+}
+
+/* The window as the bind leaves it must lie on memory regions the QP's
+ * PD owns (IBA 10.6.7.2.1): its entries, as far as its length reaches,
+ * each an MTT key of the PD, enabled, covering the entry's range, and
+ * with local write if the window grants remote write or atomics (IBA
+ * 10.6.7: a window gives no more than its region allows). */
+static uint8_t mw_check_regions(Mlx5Fw *fw, const Mlx5Qp *qp, const Mlx5Mkey *after,
+                                const UmrWqe *u, const char **why)
+{
+    uint64_t left = after->len;
+
+    for (uint32_t i = 0; left; i++) {
+        uint64_t bytes, va, n;
+        uint32_t key;
+        const Mlx5Mkey *mr;
+
+        if (2 * (uint64_t)i + 1 >= u->xlt_entries) {
+            *why = "window longer than its regions";
+            return MLX5_CQE_SYNDROME_MW_BIND_ERR;
+        }
+        mw_klm(u, i, &bytes, &key, &va);
+        n = MIN(bytes, left);
+        mr = mlx5_mkey_usable(fw, key, qp->pd);
+        if (!mr || mr->access_mode != MLX5_MKC_ACCESS_MODE_MTT || mr->length64) {
+            *why = "window on a key that is not a memory region of the QP's PD";
+            return MLX5_CQE_SYNDROME_MW_BIND_ERR;
+        }
+        if (va < mr->start_addr || n > mr->len || va - mr->start_addr > mr->len - n) {
+            *why = "window beyond its memory region";
+            return MLX5_CQE_SYNDROME_MW_BIND_ERR;
+        }
+        if ((after->rw || after->a) && !mr->lw) {
+            *why = "remote write through a window on a region without local write";
+            return MLX5_CQE_SYNDROME_MW_BIND_ERR;
+        }
+        left -= n;
+    }
+    return 0;
+}
+
+/* A UMR from a QP without fast registration: a bind or an invalidation
+ * of a window (a KLM key made by mlx5_ib_alloc_mw) of the QP's PD, from
+ * an inline list, changing nothing but what a bind may (window_shaped,
+ * checked first); a type-2 window
+ * is bound to the posting QP (mkc qpn) and only that QP invalidates it
+ * (CHECK_QPN).  0 or the syndrome. */
+static bool window_shaped(const Mlx5Mkey *mk, const UmrWqe *u)
+{
+    return mk->access_mode == MLX5_MKC_ACCESS_MODE_KLMS && !(u->mask & ~MW_BIND_MASK) &&
+           (!u->xlt_entries || ((u->flags & MLX5_UMR_INLINE) && !u->xlt_first));
+}
+
+static uint8_t window_check(Mlx5Fw *fw, const Mlx5Qp *qp, const Mlx5Mkey *mk, const UmrWqe *u,
+                            const char **why)
+{
+    Mlx5Mkey after = *mk;
+    uint32_t qpn = PRM_GET(mkc, qpn, u->mkc);
+
+    if ((u->flags & MLX5_UMR_CHECK_QPN) && mk->qpn != qp->num) {
+        *why = "window bound to another QP";
+        return MLX5_CQE_SYNDROME_MW_BIND_ERR;
+    }
+    if ((u->mask & MLX5_MKEY_MASK_QPN) && qpn != MW_ANY_QP && qpn != qp->num) {
+        *why = "window bound to a QP other than the one binding it";
+        return MLX5_CQE_SYNDROME_MW_BIND_ERR;
+    }
+    umr_apply(&after, u);
+    if (after.free) {
+        return 0;                       /* an invalidation */
+    }
+    return mw_check_regions(fw, qp, &after, u, why);
+}
+
+/* --- the WQE ------------------------------------------------------------------ */
+
+/* Everything that can fail, before the key changes: 0 or the syndrome. */
+static uint8_t umr_check(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *wqe, unsigned ds,
+                         const Mlx5Mkey *mk, UmrWqe *u, const char **why)
+{
+    unsigned lps = PRM_GET(mkc, log_page_size, u->mkc);
+
+    if (!mk || !mk->umr_en) {
+        *why = !mk ? "no such key" : "key not created for UMR (umr_en 0)";
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    /* REG_MR and LOCAL_INV work on keys of the QP's PD (IBA 10.6.3.5);
+     * the UMR QP is the driver's and has none. */
+    if (qp->st != MLX5_QP_ST_REG_UMR && mk->pd != qp->pd) {
+        *why = "key of another PD";
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    if (!u->fre && !window_shaped(mk, u)) {
+        *why = "UMR on a QP without fast registration (qpc fre), not a window bind";
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    if (((u->flags & MLX5_UMR_CHECK_NOT_FREE) && !mk->free) ||
+        ((u->flags & MLX5_UMR_CHECK_FREE) && mk->free)) {
+        *why = mk->free ? "key is free (CHECK_FREE)" : "key in use (CHECK_NOT_FREE)";
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    if ((u->mask & MLX5_MKEY_MASK_PD) && !mlx5_table_get(&fw->pd, PRM_GET(mkc, pd, u->mkc))) {
+        *why = "no such PD";
+        return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+    }
+    /* A KLM key has no page size: mlx5_ib's REG_MR sets the mask bit with
+     * log_page_size 0 for it (wr.c set_reg_mkey_seg). */
+    if ((u->mask & MLX5_MKEY_MASK_PAGE_SIZE) && mk->access_mode != MLX5_MKC_ACCESS_MODE_KLMS &&
+        (lps < UMR_MIN_LOG_PAGE || lps > UMR_MAX_LOG_PAGE)) {
+        *why = "page size out of range";
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    /* No signature offload (cap sho 0): a key cannot be made to check. */
+    if (((u->mask & MLX5_MKEY_MASK_BSF_EN) && PRM_GET(mkc, bsf_en, u->mkc)) ||
+        ((u->mask & MLX5_MKEY_MASK_EN_SIGERR) && PRM_GET(mkc, expected_sigerr_count, u->mkc))) {
+        *why = "signature offload not supported";
+        return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+    }
+    if (u->xlt_entries) {
+        uint8_t syndrome;
+
+        if (!mk_has_list(mk) || u->xlt_first + u->xlt_entries > mk->mtt_cap) {
+            *why = !mk_has_list(mk) ? "list for a key without one"
+                                    : "list beyond the key's capacity";
+            return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+        }
+        syndrome = umr_read_xlt(fw, qp, wqe, ds, u, why);
+        if (syndrome) {
+            return syndrome;
+        }
+    }
+    return u->fre ? 0 : window_check(fw, qp, mk, u, why);
+}
+
 uint8_t mlx5_umr_exec(Mlx5DataPath *dp, const Mlx5Qp *qp, const Mlx5SendWqe *w)
 {
     Mlx5Fw *fw = dp->fw;
@@ -183,6 +293,8 @@ uint8_t mlx5_umr_exec(Mlx5DataPath *dp, const Mlx5Qp *qp, const Mlx5SendWqe *w)
         syndrome = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
         goto fail;
     }
+    /* mlx5_ib sets qpc fre on its own QPs alone (qp.c create_kernel_qp) */
+    u.fre = qp->st == MLX5_QP_ST_REG_UMR || PRM_GET(qpc, fre, qp->qpc);
     u.key = prm_be32(wqe + WQE_CTRL_IMM);
     u.flags = ctrl[WQE_UMR_FLAGS];
     u.mask = prm_be64(ctrl + WQE_UMR_MKEY_MASK);
@@ -212,6 +324,11 @@ uint8_t mlx5_umr_exec(Mlx5DataPath *dp, const Mlx5Qp *qp, const Mlx5SendWqe *w)
     g_free(u.xlt_read);
     mlx5emu_trace_umr(qp->num, u.key, u.flags, u.mask, u.xlt_first, u.xlt_entries,
                       mk->index << 8 | mk->key8, mk->free);
+    if (!u.fre) {
+        mlx5emu_trace_mw_bind(qp->num, mk->index << 8 | mk->key8, mk->free, mk->start_addr,
+                              mk->len, mk->nmtt ? (uint32_t)mk->mtt[0] : 0,
+                              mk->rr | mk->rw << 1 | mk->a << 2, mk->qpn);
+    }
     return 0;
 
 fail:

@@ -66,6 +66,7 @@ enum {
     WQE_UMR_XLT_OFFSET = 0x06,
     WQE_UMR_MKEY_MASK = 0x08,
     WQE_UMR_XLT_OFFSET_47_16 = 0x10,
+    MLX5_UMR_CHECK_QPN = 1 << 3,        /* the key is bound to the posting QP */
     MLX5_UMR_TRANSLATION_OFFSET_EN = 1 << 4,
     MLX5_UMR_CHECK_NOT_FREE = 1 << 5,
     MLX5_UMR_CHECK_FREE = 1 << 6,

@@ -56,6 +56,7 @@ typedef struct Umr {
     uint32_t list_lkey;         /* a list in memory at A_BUF instead (no INLINE) */
     uint64_t xlt_offset;        /* in 16-byte units (with TRANSLATION_OFFSET_EN) */
     unsigned ds;                /* 0: what the above needs */
+    bool no_lw;                 /* the key without local write */
 } Umr;
 
 /* An MTT entry's rights bits (mlx5_ib MLX5_EN_RD, MLX5_EN_WR): flags the
@@ -87,7 +88,7 @@ static void post_umr(Harness *h, HRing *qp, const Umr *u, uint8_t fm_ce_se)
     PRM_SET(mkc, umr_en, mkc, 1);
     PRM_SET(mkc, rr, mkc, 1);
     PRM_SET(mkc, rw, mkc, 1);
-    PRM_SET(mkc, lw, mkc, 1);
+    PRM_SET(mkc, lw, mkc, !u->no_lw);
     PRM_SET(mkc, lr, mkc, 1);
     PRM_SET(mkc, access_mode_1_0, mkc, 1);
     PRM_SET(mkc, qpn, mkc, 0xffffff);
@@ -600,6 +601,380 @@ static void test_umr_user_qp_refused(void)
     g_assert_cmpuint(h_query_qp_state(e->h, user.num), ==, MLX5_QP_STATE_ERR);
 }
 
+/* --- memory windows (a process's QP binds them: umr.c window_check) ---------- */
+
+/* A pair of QPs as a process has them (qpc fre clear, mlx5_ib
+ * create_user_qp), connected to each other: `u` owns the windows, `p` is
+ * its peer.  The MR they are bound to is reg_mr's: iova FR_IOVA, 4 KiB,
+ * every right; FR_IOVA + 0x100 on is B_BUF. */
+typedef struct MwEnv {
+    RcEnv *e;
+    HRing u, p;
+    uint32_t u_rq_pc, mr;
+} MwEnv;
+
+static HRing user_qp(RcEnv *e)
+{
+    g_autoptr(HCmd) c = NULL;
+    HRing q;
+
+    c = h_create_qp_cmd(e->h, &q, MLX5_QP_ST_RC, e->h->pd, e->scq.num, e->rcq.num, e->h->uar,
+                        4, 4);
+    PRM_SET(qpc, fre, IN_PTR(c, create_qp_in, qpc), 0);
+    q.num = OUT_GET(h_ok(e->h, c), create_qp_out, qpn);
+    return q;
+}
+
+static void mw_env(MwEnv *m, RcEnv *e)
+{
+    m->e = e;
+    m->u = user_qp(e);
+    m->p = user_qp(e);
+    connect_qp(e, m->u.num, m->p.num, 10);
+    connect_qp(e, m->p.num, m->u.num, 10);
+    m->u_rq_pc = 0;
+    m->mr = reg_mr(e, &e->a, free_mtt_key(e->h, e->h->pd, 8, true), 0x15, 0);
+}
+
+/* An MTT key in use over [FR_IOVA, +4 KiB) of PD `pd`, every right. */
+static uint32_t mr_of_pd(Harness *h, uint32_t pd)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint32_t base = PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt);
+    uint8_t *mkc;
+
+    hcmd_grow_in(c, base + 16);
+    mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_MTT);
+    mkc_all_rights(mkc, pd);
+    PRM_SET(mkc, qpn, mkc, 0xffffff);
+    PRM_SET(mkc, mkey_7_0, mkc, 0x17);
+    PRM_SET(mkc, start_addr, mkc, FR_IOVA);
+    PRM_SET(mkc, len, mkc, 4096);
+    PRM_SET(mkc, log_page_size, mkc, 12);
+    PRM_SET(mkc, translations_octword_size, mkc, 1);
+    IN_SET(c, create_mkey_in, translations_octword_actual_size, 1);
+    prm_put_be64(c->in + base, B_BUF);
+    prm_put_be64(c->in + base + 8, B_BUF + 0x1000);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x17;
+}
+
+/* ibv_alloc_mw: mlx5_ib mr.c mlx5_ib_alloc_mw's CREATE_MKEY. */
+static uint32_t alloc_mw(Harness *h, uint32_t pd, bool type2)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+
+    PRM_SET(mkc, free, mkc, 1);
+    PRM_SET(mkc, translations_octword_size, mkc, 4);
+    PRM_SET(mkc, pd, mkc, pd);
+    PRM_SET(mkc, umr_en, mkc, 1);
+    PRM_SET(mkc, lr, mkc, 1);
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_KLMS);
+    PRM_SET(mkc, en_rinval, mkc, type2);
+    PRM_SET(mkc, qpn, mkc, 0xffffff);
+    PRM_SET(mkc, mkey_7_0, mkc, 0x20);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x20;
+}
+
+/* A bind (len > 0) or an invalidation (len 0) as libmlx5 qp.c set_bind_wr
+ * writes it; rights: 1 RR, 2 RW, 4 A; qpn: the mkc's (type 2: the
+ * binding QP's; 0xffffff: any).  `extra_mask`, `flags_xor` and
+ * `inline_list` make bad ones.  Returns the window's new key. */
+typedef struct MwBind {
+    uint32_t mw, mr, qpn;
+    uint64_t va, len, mr_va;
+    unsigned rights;
+    uint8_t key8, flags;        /* flags: besides INLINE | TRANSLATION_OFFSET_EN */
+    uint64_t extra_mask;
+    bool not_inline;
+} MwBind;
+
+static uint32_t mw_post(Harness *h, HRing *qp, const MwBind *b)
+{
+    uint8_t *w = h_sq_wqe(h, qp, MLX5_OPCODE_UMR, b->len ? 12 : 8, MLX5_WQE_CTRL_CQ_UPDATE);
+    uint8_t *ctrl = w + WQE_UMR_CTRL, *mkc = w + WQE_UMR_MKC, *klm = w + WQE_UMR_XLT;
+    uint64_t mask = MLX5_MKEY_MASK_FREE | MLX5_MKEY_MASK_KEY | MLX5_MKEY_MASK_QPN | b->extra_mask;
+
+    prm_put_be32(w + WQE_CTRL_IMM, b->mw);
+    ctrl[WQE_UMR_FLAGS] = (b->not_inline ? 0 : MLX5_UMR_INLINE) | MLX5_UMR_TRANSLATION_OFFSET_EN |
+                          b->flags;
+    if (b->len) {
+        mask |= MLX5_MKEY_MASK_LEN | MLX5_MKEY_MASK_START_ADDR | MLX5_MKEY_MASK_LW |
+                MLX5_MKEY_MASK_RR | MLX5_MKEY_MASK_RW | MLX5_MKEY_MASK_A;
+        prm_put_be16(ctrl + WQE_UMR_XLT_OCTOWORDS, 4);
+        PRM_SET(mkc, rr, mkc, !!(b->rights & 1));
+        PRM_SET(mkc, rw, mkc, !!(b->rights & 2));
+        PRM_SET(mkc, a, mkc, !!(b->rights & 4));
+        PRM_SET(mkc, start_addr, mkc, b->va);
+        PRM_SET(mkc, len, mkc, b->len);
+        prm_put_be32(klm, (uint32_t)b->len);
+        prm_put_be32(klm + 4, b->mr);
+        prm_put_be64(klm + 8, b->mr_va);
+    } else {
+        PRM_SET(mkc, free, mkc, 1);
+    }
+    prm_put_be64(ctrl + WQE_UMR_MKEY_MASK, mask);
+    PRM_SET(mkc, qpn, mkc, b->qpn);
+    PRM_SET(mkc, mkey_7_0, mkc, b->key8);
+    h_sq_ring(h, qp);
+    return (b->mw & ~0xffu) | b->key8;
+}
+
+/* The next CQE on the send CQ: a requester's, syndrome 0 or the error. */
+static void mw_expect(RcEnv *e, uint8_t syndrome)
+{
+    const uint8_t *cqe = h_cq_next(e->h, &e->scq);
+
+    g_assert_nonnull(cqe);
+    if (syndrome) {
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ_ERR);
+        g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, syndrome);
+    } else {
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
+    }
+}
+
+/* p WRITEs `len` bytes from A_BUF at `va` through `rkey` to u; the CQE. */
+static void mw_write(MwEnv *m, uint64_t va, uint32_t len, uint32_t rkey, uint8_t syndrome)
+{
+    post_send_on(m->e->h, &m->p, m->e->key, MLX5_OPCODE_RDMA_WRITE, len, va, rkey);
+    wire(m->e, false);
+    mw_expect(m->e, syndrome);
+}
+
+static MwBind window_of(MwEnv *m, uint32_t mw, bool type2)
+{
+    return (MwBind) { .mw = mw, .mr = m->mr, .qpn = type2 ? m->u.num : 0xffffff,
+                      .va = 0x5000, .len = 0x200, .mr_va = FR_IOVA + 0x100, .rights = 3,
+                      .key8 = 0x21, .flags = type2 ? MLX5_UMR_CHECK_NOT_FREE : 0 };
+}
+
+/* Type 1 and 2: u binds a window over 512 bytes of its MR (a bind CQE);
+ * p's WRITE through it lands where the MR maps them; one byte before or
+ * past the window, or through the window's old key, is a remote access
+ * error (each on a fresh pair: the error ends the requester). */
+static void test_mw_bind_write(void)
+{
+    for (int type2 = 0; type2 <= 1; type2++) {
+        for (int c = 0; c < 4; c++) {
+            g_autoptr(RcEnv) e = env_new(10);
+            MwEnv m;
+            uint32_t mw, rkey;
+            MwBind b;
+
+            mw_env(&m, e);
+            mw = alloc_mw(e->h, e->h->pd, type2);
+            b = window_of(&m, mw, type2);
+            h_trace_watch(e->h, "mlx5_mw_bind");
+            rkey = mw_post(e->h, &m.u, &b);
+            mw_expect(e, 0);
+            g_assert_cmpuint(h_traced(e->h, "window"), ==, 1);
+            fill(e, 0x200);
+            memset(h_gpa(e->h, B_BUF), 0, 0x400);
+            switch (c) {
+            case 0:
+                mw_write(&m, 0x5000, 0x200, rkey, 0);
+                g_assert_cmpmem(h_gpa(e->h, B_BUF), 0x200, h_gpa(e->h, A_BUF), 0x200);
+                break;
+            case 1:
+                mw_write(&m, 0x4fff, 0x10, rkey, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+                break;
+            case 2:
+                mw_write(&m, 0x5000, 0x201, rkey, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+                break;
+            case 3:
+                mw_write(&m, 0x5000, 0x10, mw, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+                break;
+            }
+            if (c) {
+                g_assert_cmphex(*(uint8_t *)h_gpa(e->h, B_BUF), ==, 0);
+            }
+        }
+    }
+}
+
+/* What a window does not allow: READ through a window of write rights
+ * only; a type-2 window through a QP it is not bound to (p's own window,
+ * bound to p, named in a WRITE to u). */
+static void test_mw_rights(void)
+{
+    for (int c = 0; c < 2; c++) {
+        g_autoptr(RcEnv) e = env_new(10);
+        MwEnv m;
+        MwBind b;
+        uint32_t rkey;
+
+        mw_env(&m, e);
+        b = window_of(&m, alloc_mw(e->h, e->h->pd, true), true);
+        if (c == 0) {
+            b.rights = 2;
+            rkey = mw_post(e->h, &m.u, &b);
+            mw_expect(e, 0);
+            post_send_on(e->h, &m.p, e->key, MLX5_OPCODE_RDMA_READ, 0x10, 0x5000, rkey);
+        } else {
+            b.qpn = m.p.num;
+            rkey = mw_post(e->h, &m.p, &b);
+            mw_expect(e, 0);
+            post_send_on(e->h, &m.p, e->key, MLX5_OPCODE_RDMA_WRITE, 0x10, 0x5000, rkey);
+        }
+        wire(e, false);
+        mw_expect(e, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+    }
+}
+
+/* Binds a process's QP may not make: each fails with its syndrome, takes
+ * the QP to ERR and leaves the window free. */
+static void test_mw_bad_binds(void)
+{
+    static const struct {
+        const char *what;
+        uint8_t syndrome;
+    } cases[] = {
+        { "beyond its region", MLX5_CQE_SYNDROME_MW_BIND_ERR },
+        { "region of another PD", MLX5_CQE_SYNDROME_MW_BIND_ERR },
+        { "on a PA key (all of RAM)", MLX5_CQE_SYNDROME_MW_BIND_ERR },
+        { "on another window", MLX5_CQE_SYNDROME_MW_BIND_ERR },
+        { "bound to another QP", MLX5_CQE_SYNDROME_MW_BIND_ERR },
+        { "remote write, region without local write", MLX5_CQE_SYNDROME_MW_BIND_ERR },
+        { "changes the PD", MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+        { "list not inline", MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+        { "an MTT key, not a window", MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+        { "window of another PD", MLX5_CQE_SYNDROME_LOCAL_PROT_ERR },
+        { "type 2 already bound (CHECK_NOT_FREE)", MLX5_CQE_SYNDROME_LOCAL_PROT_ERR },
+    };
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(RcEnv) e = env_new(10);
+        MwEnv m;
+        MwBind b;
+        uint32_t other_pd = h_alloc_simple(e->h, OP_ALLOC_PD), mw;
+
+        g_test_message("bind %s", cases[i].what);
+        mw_env(&m, e);
+        mw = alloc_mw(e->h, e->h->pd, true);
+        b = window_of(&m, mw, true);
+        switch (i) {
+        case 0: b.len = 0x1000; break;
+        case 1: b.mr = mr_of_pd(e->h, other_pd); break;
+        case 2: b.mr = e->key; b.mr_va = B_BUF; break;
+        case 3: {
+            MwBind inner = window_of(&m, alloc_mw(e->h, e->h->pd, false), false);
+
+            b.mr = mw_post(e->h, &m.u, &inner);
+            mw_expect(e, 0);
+            b.mr_va = inner.va;
+            break;
+        }
+        case 4: b.qpn = m.p.num; break;
+        case 5: {
+            static const uint64_t pages[] = { B_BUF, B_BUF + 0x1000 };
+            Umr u = { .flags = MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE, .mask = FRWR_MASK,
+                      .iova = FR_IOVA, .len = 4096, .pages = pages, .npages = 2, .no_lw = true };
+
+            u.key = free_mtt_key(e->h, e->h->pd, 8, true);
+            post_umr(e->h, &e->a, &u, 0);
+            b.mr = u.key;
+            break;
+        }
+        case 6: b.extra_mask = MLX5_MKEY_MASK_PD; break;
+        case 7: b.not_inline = true; break;
+        case 8: b.mw = free_mtt_key(e->h, e->h->pd, 8, true); break;
+        case 9: b.mw = mw = alloc_mw(e->h, other_pd, true); break;
+        case 10:
+            mw_post(e->h, &m.u, &b);
+            mw_expect(e, 0);
+            b.key8 = 0x22;
+            break;
+        }
+        h_trace_watch(e->h, "mlx5_umr_err");
+        mw_post(e->h, &m.u, &b);
+        mw_expect(e, cases[i].syndrome);
+        g_assert_cmpuint(h_traced(e->h, "qp="), ==, 1);
+        g_assert_cmpuint(h_query_qp_state(e->h, m.u.num), ==, MLX5_QP_STATE_ERR);
+        if (i != 10) {
+            g_assert_true(key_is_free(e->h, b.mw));
+        }
+    }
+}
+
+/* Type 2 invalidation: by a QP it is not bound to - a bind error, the
+ * window still works; by its own QP (LOCAL_INV: CHECK_QPN) - then a
+ * WRITE is a remote access error; a type-2 window bound again after; a
+ * SEND with invalidate from p to u frees it, one naming p's window from
+ * p to u (bound to p) is refused. */
+static void test_mw_invalidate(void)
+{
+    g_autoptr(RcEnv) e = env_new(10);
+    MwEnv m;
+    uint32_t mw, rkey;
+    MwBind b, inv;
+
+    mw_env(&m, e);
+    mw = alloc_mw(e->h, e->h->pd, true);
+    b = window_of(&m, mw, true);
+    rkey = mw_post(e->h, &m.u, &b);
+    mw_expect(e, 0);
+    inv = (MwBind) { .mw = rkey, .qpn = 0xffffff, .flags = MLX5_UMR_CHECK_QPN };
+    mw_post(e->h, &e->a, &inv);                 /* a has fre: a plain UMR, CHECK_QPN ignored */
+    mw_expect(e, 0);
+    g_assert_true(key_is_free(e->h, mw));
+    b.key8 = 0x23;
+    rkey = mw_post(e->h, &m.u, &b);
+    mw_expect(e, 0);
+    inv.mw = rkey;
+    mw_post(e->h, &m.p, &inv);                  /* not bound to p */
+    mw_expect(e, MLX5_CQE_SYNDROME_MW_BIND_ERR);
+    g_assert_false(key_is_free(e->h, mw));
+    mw_env(&m, e);                              /* a fresh pair; the window stays u's old QP's */
+    b = window_of(&m, alloc_mw(e->h, e->h->pd, true), true);
+    rkey = mw_post(e->h, &m.u, &b);
+    mw_expect(e, 0);
+    inv.mw = rkey;
+    mw_post(e->h, &m.u, &inv);
+    mw_expect(e, 0);
+    g_assert_true(key_is_free(e->h, b.mw));
+    mw_write(&m, 0x5000, 0x10, rkey, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+}
+
+/* SEND with invalidate of a type-2 window at the QP it is bound to frees
+ * it; at another QP it is refused (remote invalid request). */
+static void send_inv_window(bool bound_to_sender)
+{
+    g_autoptr(RcEnv) e = env_new(10);
+    MwEnv m;
+    MwBind b;
+    const uint8_t *cqe;
+    uint32_t rkey;
+    uint8_t *w;
+
+    mw_env(&m, e);
+    b = window_of(&m, alloc_mw(e->h, e->h->pd, true), true);
+    b.qpn = bound_to_sender ? m.p.num : m.u.num;
+    rkey = mw_post(e->h, bound_to_sender ? &m.p : &m.u, &b);
+    mw_expect(e, 0);
+    post_recv_on(e->h, &m.u, &m.u_rq_pc, e->key, 0, 64);
+    w = h_sq_wqe(e->h, &m.p, MLX5_OPCODE_SEND_INVAL, 2, MLX5_WQE_CTRL_CQ_UPDATE);
+    prm_put_be32(w + WQE_CTRL_IMM, rkey);
+    h_data_seg(w + MLX5_DS_BYTES, 64, e->key, A_BUF);
+    h_sq_ring(e->h, &m.p);
+    wire(e, false);
+    cqe = h_cq_next(e->h, &e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==,
+                    bound_to_sender ? MLX5_CQE_RESP_ERR : MLX5_CQE_RESP_SEND_INV);
+    mw_expect(e, bound_to_sender ? MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR : 0);
+    g_assert_cmpint(key_is_free(e->h, b.mw), ==, !bound_to_sender);
+}
+
+static void test_mw_send_with_invalidate(void)
+{
+    send_inv_window(false);
+    send_inv_window(true);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -615,5 +990,10 @@ int main(int argc, char **argv)
     g_test_add_func("/umr/indirect-refused", test_indirect_refused);
     g_test_add_func("/umr/indirect-create-refused", test_indirect_create_refused);
     g_test_add_func("/umr/indirect-umr-list", test_indirect_umr_list);
+    g_test_add_func("/umr/mw-bind-write", test_mw_bind_write);
+    g_test_add_func("/umr/mw-rights", test_mw_rights);
+    g_test_add_func("/umr/mw-bad-binds", test_mw_bad_binds);
+    g_test_add_func("/umr/mw-invalidate", test_mw_invalidate);
+    g_test_add_func("/umr/mw-send-with-invalidate", test_mw_send_with_invalidate);
     return g_test_run();
 }
