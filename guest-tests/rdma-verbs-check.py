@@ -19,6 +19,12 @@ Run in both guests:
    guests: bad rkey (then 2 flushed WRs), WRITE to an MR without remote write,
    READ past an MR's end, RNR with rnr_retry 0, bad lkey, and a peer QP that
    is gone (retry exceeded, timed).
+3. mw-*: memory windows (ibv_alloc_mw) on the responder's MR, one fresh QP
+   pair each: type 1 (ibv_bind_mw) and type 2 (IBV_WR_BIND_MW) - 4 KiB
+   written through the window land where it maps them, 16 B across its end
+   are a remote access error and write nothing; a WRITE through a type-1
+   window bound again with length 0, a type-2 one after LOCAL_INV and one
+   deallocated: remote access error.  (With ERRORS=0 these are skipped too.)
 
 Prints "PASS/FAIL <check>: ..." (the data summary on node 0, each error case
 on its requester); exit 1 if anything failed on either guest.
@@ -42,7 +48,7 @@ from types import SimpleNamespace
 from pyverbs.addr import AHAttr, GID, GlobalRoute
 from pyverbs.cq import CQ
 from pyverbs.device import Context
-from pyverbs.mr import MR
+from pyverbs.mr import MR, MW, MWBind, MWBindInfo
 from pyverbs.pd import PD
 from pyverbs.pyverbs_error import PyverbsError
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
@@ -684,12 +690,13 @@ class Check:
     # ---- 2. errors
 
     def err_case(self, name, requester, run, passive_prep=None, conn=None,
-                 remote_mr=None, recvs=0):
+                 remote_mr=None, recvs=0, window=None):
         """One error case on a fresh CQ and QP pair.  run(self, qp, cq, mr,
         remote) on the requester returns (ok, phrase); the responder posts
-        recvs receives, gives its MR (remote_mr(pd) or a plain one), and
-        afterwards reports any receive that completed successfully (nothing
-        after a failed request may be executed)."""
+        recvs receives, gives its MR (remote_mr(pd) or a plain one) - or,
+        with window(self, qp, cq, mr), the address, key and length that
+        returns - and afterwards reports any receive that completed
+        successfully (nothing after a failed request may be executed)."""
         active = self.node == requester
         cq = CQ(self.ctx, 16)
         qp, _ = make_qp(self.pd, cq, cq, max_send_wr=8, max_recv_wr=8, inline=0)
@@ -710,12 +717,17 @@ class Check:
                                         sg=[SGE(mr.buf + 4 * KiB * i, 4 * KiB, mr.lkey)]))
                 if passive_prep:
                     passive_prep(self, qp, mr)
+                if window:
+                    win = window(self, qp, cq, mr)
                 if name == 'err-peer-gone':
                     qp.close()
         except PyverbsError as e:
             passive_bad.append(f'set-up: {e}')
-        self.peer.send(f'{name}-ready', bad=passive_bad if not active else [])
-        theirs = self.peer.recv(f'{name}-ready')['bad']
+        self.peer.send(f'{name}-ready', bad=passive_bad if not active else [],
+                       win=None if active or not window or passive_bad else win)
+        ready = self.peer.recv(f'{name}-ready')
+        theirs = ready['bad']
+        remote.update(ready.get('win') or {})
         if active:
             try:
                 ok, msg = run(self, qp, cq, mr, remote) if not theirs else (False, '')
@@ -743,19 +755,120 @@ class Check:
         for o in (qp, cq, mr):
             o.close()
 
+    # ---- 3. memory windows
+
+    def windows(self):
+        """Memory windows (ibv_alloc_mw) on the responder's MR, each case on a
+        fresh QP pair: a WRITE inside the window lands where the window says
+        and one across its end is a remote access error; so is a WRITE
+        through a window invalidated (type 1: bound again with length 0;
+        type 2: LOCAL_INV) or deallocated."""
+        pattern = bytes(range(256)) * 16
+        off, length = 8 * KiB, 8 * KiB
+        zero = bytes(16)
+
+        def mw_mr(pd):
+            return MR(pd, 64 * KiB, ACCESS_ALL | E.IBV_ACCESS_MW_BIND)
+
+        def completed(cq, what):
+            wcs = poll(cq, 1)
+            if not wcs or wcs[0].status != E.IBV_WC_SUCCESS:
+                raise PyverbsError(f'{what}: {status_name(wcs[0].status) if wcs else "no completion"}')
+
+        def bind(qp, cq, mw, info):
+            if mw.type == E.IBV_MW_TYPE_1:
+                qp.bind_mw(mw, MWBind(info, E.IBV_SEND_SIGNALED))
+                completed(cq, 'ibv_bind_mw')
+                return mw.rkey
+            wr = SendWR(wr_id=0x77, opcode=E.IBV_WR_BIND_MW, send_flags=E.IBV_SEND_SIGNALED)
+            wr.set_bind_wr(mw, info)
+            qp.post_send(wr)
+            completed(cq, 'IBV_WR_BIND_MW')
+            return wr.rkey
+
+        def window(mw_type, end=None):
+            def make(self, qp, cq, mr):
+                mw = MW(self.pd, mw_type)
+                self._mw = mw
+                rkey = bind(qp, cq, mw, MWBindInfo(mr, mr.buf + off, length,
+                                                   E.IBV_ACCESS_REMOTE_WRITE))
+                if end == 'unbind':
+                    bind(qp, cq, mw, MWBindInfo(mr, mr.buf, 0, 0))
+                elif end == 'local-inv':
+                    wr = SendWR(wr_id=0x78, opcode=E.IBV_WR_LOCAL_INV,
+                                send_flags=E.IBV_SEND_SIGNALED)
+                    wr.imm_data = rkey
+                    qp.post_send(wr)
+                    completed(cq, 'IBV_WR_LOCAL_INV')
+                elif end == 'dealloc':
+                    mw.close()
+                return dict(addr=mr.buf + off, rkey=rkey, length=length)
+            return make
+
+        def untouched(self, qp, mr, check=False):
+            if not check:
+                return []
+            bad = []
+            if mr.read(16, off + length - 8) != zero:
+                bad.append('bytes across the window\'s end were written')
+            if self._mw:
+                self._mw.close()
+                self._mw = None
+            return bad
+
+        def landed(self, qp, mr, check=False):
+            bad = untouched(self, qp, mr, check)
+            if check and mr.read(len(pattern), off) != pattern:
+                bad.append('the WRITE through the window did not land in the MR')
+            return bad
+
+        def write(wr_id, mr, remote, at, n):
+            w = SendWR(wr_id=wr_id, opcode=E.IBV_WR_RDMA_WRITE, num_sge=1,
+                       sg=[SGE(mr.buf, n, mr.lkey)], send_flags=E.IBV_SEND_SIGNALED)
+            w.set_wr_rdma(remote['rkey'], remote['addr'] + at)
+            return w
+
+        def inside_then_across(self, qp, cq, mr, remote):
+            mr.write(pattern, len(pattern), 0)
+            w1 = write(1, mr, remote, 0, len(pattern))
+            w2 = write(2, mr, remote, remote['length'] - 8, 16)
+            w1.next_wr = w2         # pyverbs keeps a pointer, not a reference: w2 must live
+            qp.post_send(w1)
+            ok, r, _ = self._expect(cq, [E.IBV_WC_SUCCESS, E.IBV_WC_REM_ACCESS_ERR])
+            return ok, ('4 KiB through the window: done; 16 B across its end: '
+                        'REM_ACCESS_ERR' if ok else r)
+
+        def refused(self, qp, cq, mr, remote):
+            qp.post_send(write(1, mr, remote, 0, 64))
+            ok, r, _ = self._expect(cq, [E.IBV_WC_REM_ACCESS_ERR])
+            return ok, 'WRITE through it: REM_ACCESS_ERR' if ok else r
+
+        self._mw = None
+        t1, t2 = E.IBV_MW_TYPE_1, E.IBV_MW_TYPE_2
+        for name, requester, run, win, check in (
+                ('mw-type1', 0, inside_then_across, window(t1), landed),
+                ('mw-type2', 1, inside_then_across, window(t2), landed),
+                ('mw-type1-unbound', 1, refused, window(t1, 'unbind'), untouched),
+                ('mw-type2-local-inv', 0, refused, window(t2, 'local-inv'), untouched),
+                ('mw-type2-dealloc', 1, refused, window(t2, 'dealloc'), untouched)):
+            self.err_case(name, requester, run, remote_mr=mw_mr, window=win,
+                          passive_prep=check)
+
+    def _expect(self, cq, statuses, deadline=POLL_S):
+        """Collect len(statuses) completions, wr_id 1, 2, ...: (ok, phrase, s)."""
+        t0 = time.monotonic()
+        wcs = poll(cq, len(statuses), deadline_s=deadline)
+        secs = time.monotonic() - t0
+        got = [status_name(w.status) for w in wcs]
+        want = [status_name(s) for s in statuses]
+        ids = [w.wr_id for w in wcs]
+        if got == want and ids == list(range(1, len(statuses) + 1)):
+            return True, got, secs
+        return False, (f'completions {got or "none"} (wr_id {ids}), want {want}'
+                       f'{f" (waited {deadline} s)" if len(wcs) < len(statuses) else ""}'), secs
+
     def errors(self):
-        def expect(cq, statuses, deadline=POLL_S):
-            """Collect len(statuses) completions; (ok, phrase)."""
-            t0 = time.monotonic()
-            wcs = poll(cq, len(statuses), deadline_s=deadline)
-            secs = time.monotonic() - t0
-            got = [status_name(w.status) for w in wcs]
-            want = [status_name(s) for s in statuses]
-            ids = [w.wr_id for w in wcs]
-            if got == want and ids == list(range(1, len(statuses) + 1)):
-                return True, got, secs
-            return False, (f'completions {got or "none"} (wr_id {ids}), want {want}'
-                           f'{f" (waited {deadline} s)" if len(wcs) < len(statuses) else ""}'), secs
+        expect = self._expect
 
         def send_wr(wr_id, mr, length=64, lkey=None, opcode=E.IBV_WR_SEND):
             return SendWR(wr_id=wr_id, opcode=opcode, num_sge=1,
@@ -862,6 +975,7 @@ def main():
         # the responder, in ERR since the NAK, answers nothing more.
         if os.environ.get('ERRORS', '1') != '0':
             c.errors()
+            c.windows()
         total = c.finish()
     except (Fatal, OSError, PyverbsError, json.JSONDecodeError) as e:
         c.fail(f'verbs-check: {type(e).__name__}: {e}')
