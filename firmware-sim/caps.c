@@ -67,6 +67,11 @@ static const CapValue mlx5_caps[] = {
     GEN(log_max_msg, 30),
     GEN(max_tc, 0),
     GEN(cqe_version, 1),
+    /* The free-running clock (fw.h mlx5_device_clock): mlx5_core registers
+     * a PTP clock on it, mlx5_ib maps the timer to processes and offers
+     * completion timestamps (CQE timestamp, hw-rdma/cq.c). */
+    GEN(device_frequency_khz, MLX5_DEVICE_FREQ_KHZ),
+    GEN(device_frequency_mhz, MLX5_DEVICE_FREQ_KHZ / 1000),
     GEN(cmdif_checksum, 0),
     /* UMR may change a key's page size: mlx5_ib then offers fast registration
      * (IB_DEVICE_MEM_MGT_EXTENSIONS, which NVMe over RDMA needs) and

@@ -628,6 +628,14 @@ bool mlx5_cmdif_pending(const Mlx5Fw *fw);
 uint32_t mlx5_iseg_read(Mlx5Fw *fw, uint32_t off, unsigned size);
 void mlx5_iseg_write(Mlx5Fw *fw, uint32_t off, uint32_t val, unsigned size);
 void mlx5_iseg_tick(Mlx5Fw *fw);        /* health counter */
+/* The device's free-running clock (iseg internal_timer, CQE timestamps)
+ * ticks at MLX5_DEVICE_FREQ_KHZ (cmd_hca_cap.device_frequency_khz): 1 GHz,
+ * one tick a nanosecond of the platform's clock. */
+#define MLX5_DEVICE_FREQ_KHZ 1000000u
+static inline uint64_t mlx5_device_clock(Mlx5Fw *fw)
+{
+    return fw->plat->clock_ns(fw->opaque);
+}
 #define MLX5_ISEG_SIZE 0x2010
 /* After power-on, FLR or DISABLE_HCA the firmware boots for this long with
  * "initializing" set; the driver polls it every 2 ms (Linux main.c

@@ -2,7 +2,8 @@
  * The initialization segment (BAR0 0x0000-0x200f; Linux device.h
  * struct mlx5_init_seg): firmware revision, command interface revision,
  * command queue address and doorbell, the "initializing" flag, the health
- * buffer and the health counter.  All registers are big-endian.
+ * buffer, the free-running timer and the health counter.  All registers
+ * are big-endian.
  */
 #include "cmd.h"
 
@@ -13,6 +14,7 @@ enum {
     ISEG_HEALTH = 0x200, ISEG_HEALTH_FW_VER = 0x230, ISEG_HEALTH_HW_ID = 0x234,
     ISEG_HEALTH_END = 0x240,
     ISEG_CMD_EXEC_TO = 0xff8, ISEG_CMD_Q_INIT_TO = 0xffc,
+    ISEG_INTERNAL_TIMER_H = 0x1000, ISEG_INTERNAL_TIMER_L = 0x1004,
     ISEG_HEALTH_COUNTER = 0x1010,
 };
 
@@ -43,6 +45,13 @@ static uint32_t iseg_read32(Mlx5Fw *fw, uint32_t off)
     case ISEG_CMD_EXEC_TO:
     case ISEG_CMD_Q_INIT_TO:
         return 0;                   /* driver defaults; no DTOR register */
+    case ISEG_INTERNAL_TIMER_H:
+    case ISEG_INTERNAL_TIMER_L:
+        /* Read high, low, high again (mlx5_core clock.c mlx5_read_time; a
+         * process through the page mlx5_ib maps, libmlx5
+         * mlx5_query_rt_values): the halves of one running counter. */
+        return off == ISEG_INTERNAL_TIMER_H ? (uint32_t)(mlx5_device_clock(fw) >> 32)
+                                            : (uint32_t)mlx5_device_clock(fw);
     case ISEG_HEALTH_COUNTER:
         /* The health poller wants it to move between polls (health.c
          * MAX_MISSES) and wait_vital() wants two different readings. */

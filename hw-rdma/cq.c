@@ -154,6 +154,12 @@ bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
         return false;
     }
     cqe[CQE_OP_OWN] = (cqe[CQE_OP_OWN] & 0xfe) | ((cq->pi >> cq->ring.log_size) & 1);
+    /* A completion says when (free-running mode; libmlx5 reads it for
+     * IBV_WC_EX_WITH_COMPLETION_TIMESTAMP); an error CQE has its
+     * syndromes there (struct mlx5_err_cqe). */
+    if (!mlx5_cqe_is_error(cqe)) {
+        prm_put_be64(cqe + CQE_TIMESTAMP, mlx5_device_clock(fw));
+    }
     /* Ordering point: the CQE body before the byte with the owner bit. */
     if (mlx5_dma_write(fw, addr, cqe, MLX5_CQE_BYTES - 1) ||
         mlx5_dma_write(fw, addr + MLX5_CQE_BYTES - 1, cqe + MLX5_CQE_BYTES - 1, 1)) {

@@ -6,6 +6,9 @@
 #ifndef MLX5EMU_CQE_H
 #define MLX5EMU_CQE_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 enum {
     CQE_WQE_ID = 0x02,
     CQE_RSS_HASH_RESULT = 0x0c,
@@ -18,6 +21,7 @@ enum {
     CQE_SRQN = 0x20,
     CQE_IMMEDIATE = 0x24,
     CQE_BYTE_CNT = 0x2c,
+    CQE_TIMESTAMP = 0x30,               /* 64 bits: the device clock when written */
     CQE_SOP_DROP_QPN = 0x38,
     CQE_WQE_COUNTER = 0x3c,
     CQE_SIGNATURE = 0x3e,
@@ -68,5 +72,13 @@ enum {
     MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR = 0x15,
     MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR = 0x16,
 };
+
+/* An error CQE (REQ_ERR, RESP_ERR): struct mlx5_err_cqe's layout. */
+static inline bool mlx5_cqe_is_error(const uint8_t *cqe)
+{
+    unsigned op = cqe[CQE_OP_OWN] >> 4;
+
+    return op == MLX5_CQE_REQ_ERR || op == MLX5_CQE_RESP_ERR;
+}
 
 #endif

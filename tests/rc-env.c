@@ -307,7 +307,9 @@ const uint8_t *expect_req(RcEnv *e, uint8_t op, uint8_t syndrome)
 
     g_assert_nonnull(cqe);
     g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, syndrome ? MLX5_CQE_REQ_ERR : MLX5_CQE_REQ);
-    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, syndrome);
+    if (syndrome) {         /* a completion has its timestamp there */
+        g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, syndrome);
+    }
     g_assert_cmphex(prm_be32(cqe + CQE_SOP_DROP_QPN), ==, (uint32_t)op << 24 | e->a.num);
     return cqe;
 }

@@ -492,7 +492,7 @@ static void test_set_hca_cap_masks_and_device_values(void)
     static const struct { const char *field; uint64_t v; } refused[] = {
         { "general_obj_types", 1ull << 1 }, { "uctx_cap", 1 },
         { "vhca_tunnel_commands", 1ull << 63 }, { "match_definer_format_supported", 1 },
-        { "device_frequency_khz", 1000000 }, { "create_qp_start_hint", 0x1000 },
+        { "device_frequency_khz", 156250 }, { "create_qp_start_hint", 0x1000 },
         { "num_of_uars_per_page", 2 }, { "num_of_uars_per_page", 0 },
     };
     g_autoptr(Harness) h = h_new();

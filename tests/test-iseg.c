@@ -9,7 +9,8 @@
 enum {
     FW_REV = 0x000, CMDIF_REV_FW_SUB = 0x004, CMDQ_ADDR_H = 0x010,
     CMDQ_ADDR_L_SZ = 0x014, INITIALIZING = 0x1fc, HEALTH_SYND = 0x200,
-    HEALTH_FW_VER = 0x230, HEALTH_HW_ID = 0x234, HEALTH_COUNTER = 0x1010,
+    HEALTH_FW_VER = 0x230, HEALTH_HW_ID = 0x234, TIMER_H = 0x1000, TIMER_L = 0x1004,
+    HEALTH_COUNTER = 0x1010,
 };
 
 static uint32_t rd(Harness *h, uint32_t off, unsigned size)
@@ -95,6 +96,22 @@ static void test_health_counter_moves(void)
     g_assert_cmphex(a, !=, b);
 }
 
+/* The free-running timer: the platform clock at 1 GHz (device_frequency_khz
+ * advertises it), its halves big-endian words, moving with the clock. */
+static void test_internal_timer(void)
+{
+    g_autoptr(Harness) h = h_new();
+
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, device_frequency_khz),
+                     ==, 1000000);
+    h->clock_ns = 0x123456789abull;
+    g_assert_cmphex(rd(h, TIMER_H, 4), ==, 0x123);
+    g_assert_cmphex(rd(h, TIMER_L, 4), ==, 0x456789ab);
+    h->clock_ns += 0x100000000ull + 5;
+    g_assert_cmphex(rd(h, TIMER_H, 4), ==, 0x124);
+    g_assert_cmphex(rd(h, TIMER_L, 4), ==, 0x456789b0);
+}
+
 static void test_sub_word_reads(void)
 {
     g_autoptr(Harness) h = h_new();
@@ -149,6 +166,7 @@ int main(int argc, char **argv)
     g_test_add_func("/iseg/cmdq-address-reads-back", test_cmdq_address_reads_back);
     g_test_add_func("/iseg/nic-interface-reads-back", test_nic_interface_reads_back);
     g_test_add_func("/iseg/health-counter-moves", test_health_counter_moves);
+    g_test_add_func("/iseg/internal-timer", test_internal_timer);
     g_test_add_func("/iseg/sub-word-reads", test_sub_word_reads);
     g_test_add_func("/iseg/bad-accesses-read-zero", test_bad_accesses_read_zero);
     g_test_add_func("/iseg/read-only-writes-ignored", test_read_only_writes_ignored);

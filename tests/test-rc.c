@@ -38,18 +38,23 @@ static void test_rc_send_multi_packet(void)
                     (uint32_t)MLX5_OPCODE_SEND_IMM << 24 | e->a.num);
 }
 
-/* RDMA WRITE lands at the RETH address; no receive WQE is used. */
+/* RDMA WRITE lands at the RETH address; no receive WQE is used.  Its CQE
+ * carries the device clock when it was written (1 GHz: the platform's ns). */
 static void test_rc_write(void)
 {
     g_autoptr(RcEnv) e = env_new(0xfffffe);            /* PSNs wrap mod 2^24 */
+    const uint8_t *cqe;
 
+    e->h->clock_ns = 0x1234567890ull;
     fill(e, 2500);
     post_send(e, MLX5_OPCODE_RDMA_WRITE, 2500, B_BUF + 100);
     wire(e, false);
     wire(e, false);
     g_assert_cmpmem(h_gpa(e->h, B_BUF + 100), 2500, h_gpa(e->h, A_BUF), 2500);
     g_assert_null(h_cq_next(e->h, &e->rcq));
-    g_assert_cmphex(h_cq_next(e->h, &e->scq)[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
+    cqe = h_cq_next(e->h, &e->scq);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_REQ);
+    g_assert_cmphex(prm_be64(cqe + CQE_TIMESTAMP), ==, 0x1234567890ull);
 }
 
 /* RDMA WRITE with immediate consumes a receive WQE; its CQE carries the
