@@ -72,9 +72,12 @@ static const RespError resp_errors[] = {
     [RESP_ERR_RECV_LENGTH] = { "message longer than its receive WQE", AETH_NAK_INVALID_REQ, "C",
                                MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
                                MLX5_QCNT_resp_local_length_error, true },
-    [RESP_ERR_RECV_PROT] = { "receive WQE not writable", AETH_NAK_REMOTE_ACCESS, "C",
-                             MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-                             MLX5_QCNT_resp_remote_access_errors, true },
+    /* The responder's own fault, not the request's: a Remote Operational
+     * Error (IBA 9.9.3.1 class D; rxe RESPST_ERR_MALFORMED_WQE; rdma-core
+     * tests test_mr_rereg_addr/pd expect it after the MR under a posted
+     * receive moved). */
+    [RESP_ERR_RECV_PROT] = { "receive WQE not writable", AETH_NAK_REMOTE_OP, "D",
+                             MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, QCNT_NONE, true },
     [RESP_ERR_INVALIDATE] = { "key may not be invalidated", AETH_NAK_INVALID_REQ, "J",
                               MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, QCNT_NONE, true },
 };

@@ -1294,7 +1294,7 @@ static void test_srq_bad_wqes(void)
     g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
     g_assert_cmpuint(prm_be16(cqe + CQE_WQE_COUNTER), ==, 1);
     expect_req(e, MLX5_OPCODE_SEND, 0);
-    expect_req(e, MLX5_OPCODE_SEND, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+    expect_req(e, MLX5_OPCODE_SEND, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
 }
 
 /* --- XRC (IBA Annex A14) ---------------------------------------------------- */
