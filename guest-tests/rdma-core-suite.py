@@ -72,7 +72,8 @@ def reasons_of(out):
     for block in out.split('=' * 70):
         m = BAD.search(block)
         if m:
-            lines = [ln for ln in block.split('-' * 70, 1)[-1].strip().splitlines() if ln.strip()]
+            parts = block.split('-' * 70)      # header, traceback, [the summary]
+            lines = [ln for ln in (parts[1] if len(parts) > 1 else '').splitlines() if ln.strip()]
             why[short(m.group(2), m.group(3))] = lines[-1].strip()[:240] if lines else ''
     return why
 

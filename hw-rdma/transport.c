@@ -187,9 +187,17 @@ static void roce_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t n)
         mlx5emu_trace_rc_rx_drop("loopback queue full");
         return;
     }
-    mlx5_count_frames(&dp->fw->counters.vport_tx, frame, 1, n);
     g_queue_push_tail(dp->roce_loopback, g_bytes_new(frame, n));
     mlx5_timer_request(dp, mlx5_dp_now(dp));
+}
+
+/* A multicast datagram goes out on the wire and to this device's own QPs
+ * attached to the group (ud.c mlx5_ud_receive), the sender's too, unless
+ * the sender asked otherwise (qpc block_lb_mc: mlx5_ib's
+ * IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK, IPoIB's choice). */
+static bool mcast_loops_back(const Mlx5Fw *fw, const Mlx5QpTransport *t, const uint8_t *frame)
+{
+    return fw->cfg.roce_loopback && (frame[0] & 1) && !PRM_GET(qpc, block_lb_mc, t->qp->qpc);
 }
 
 uint64_t mlx5_roce_loopback_run(Mlx5DataPath *dp)
@@ -228,8 +236,12 @@ void mlx5_roce_send_frame(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5RocePk
     }
     mlx5emu_trace_rc_tx(t->qp->num, p->opcode, p->dest_qpn, p->psn, (unsigned)len);
     if (fw->cfg.roce_loopback && !(frame[0] & 1) && mlx5_port_mac_is_ours(fw, frame)) {
+        mlx5_count_frames(&fw->counters.vport_tx, frame, 1, n);
         roce_loopback(dp, frame, n);
         return;
+    }
+    if (mcast_loops_back(fw, t, frame)) {
+        roce_loopback(dp, frame, n);
     }
     if (fw->port_up) {
         mlx5_count_frames(&fw->counters.phy_tx, frame, 1, n);

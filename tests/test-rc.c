@@ -1139,6 +1139,46 @@ static void test_ud_multicast(void)
     g_assert_null(h_cq_next(e->h, &e->rcq));
 }
 
+/* With the device's loopback (as in QEMU), a datagram to a group goes out
+ * on the wire once and to every QP of this device attached to it, the
+ * sender's own too; a sender created with block_lb_mc (mlx5_ib's
+ * IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK) reaches the wire only.  Before,
+ * two processes of one guest in one group never heard each other. */
+static void test_ud_multicast_loopback(void)
+{
+    g_autoptr(RcEnv) e = ud_env_new(MLX5_QP_ST_UD);
+    static const uint8_t mc_mac[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+    const uint32_t group = 0xef010203;              /* 239.1.2.3 */
+    uint32_t a_pc = 0;
+    unsigned wire_before;
+
+    e->h->fw->cfg.roce_loopback = true;
+    g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->b.num, group), ==, MLX5_CMD_STAT_OK);
+    g_assert_cmphex(mcg_cmd(e, OP_ATTACH_TO_MCG, e->a.num, group), ==, MLX5_CMD_STAT_OK);
+    fill(e, 64);
+    post_recv(e, 0, MLX5_UD_GRH_BYTES + 64);
+    post_recv_on(e->h, &e->a, &a_pc, e->key, 512, MLX5_UD_GRH_BYTES + 64);
+    wire_before = e->h->frames->len;
+    post_ud_to(e, MLX5_OPCODE_SEND, 0xffffff, UD_QKEY, 64, group, mc_mac);
+    g_assert_cmpuint(e->h->frames->len, ==, wire_before + 1);
+    h_run_due(e->h);
+    for (int i = 0; i < 2; i++) {                    /* a and b, once each */
+        const uint8_t *cqe = h_cq_next(e->h, &e->rcq);
+
+        g_assert_nonnull(cqe);
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
+    }
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    g_assert_cmpmem(h_gpa(e->h, B_BUF + MLX5_UD_GRH_BYTES), 64, h_gpa(e->h, A_BUF), 64);
+    post_recv(e, 0, MLX5_UD_GRH_BYTES + 64);
+    PRM_SET(qpc, block_lb_mc, mlx5_qp_get(e->h->fw, e->a.num)->qpc, 1);  /* as created so */
+    post_ud_to(e, MLX5_OPCODE_SEND, 0xffffff, UD_QKEY, 64, group, mc_mac);
+    g_assert_cmpuint(e->h->frames->len, ==, wire_before + 2);
+    h_run_due(e->h);
+    g_assert_null(h_cq_next(e->h, &e->rcq));
+    e->fed = e->h->frames->len;
+}
+
 /* --- shared receive queues (hw-rdma/rq.c) ---------------------------------- */
 
 /* srq_wqe() and srq_qp_of() are rc-env.c's. */
@@ -1488,6 +1528,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ud/gsi", test_ud_gsi);
     g_test_add_func("/ud/gsi-short-mads", test_ud_gsi_short_mads);
     g_test_add_func("/ud/multicast", test_ud_multicast);
+    g_test_add_func("/ud/multicast-loopback", test_ud_multicast_loopback);
     g_test_add_func("/srq/shared", test_srq_shared);
     g_test_add_func("/srq/bad-wqes", test_srq_bad_wqes);
     g_test_add_func("/xrc/send", test_xrc);
