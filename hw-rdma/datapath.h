@@ -218,7 +218,8 @@ uint8_t mlx5_eth_send(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
  * the frame and offers it again later. */
 bool mlx5_rx_frame(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool may_wait);
 /* A frame this function sent: loop it back to itself where the PRM says. */
-void mlx5_rx_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t len);
+#define MLX5_TD_NONE UINT32_MAX   /* a frame of no transport domain */
+void mlx5_rx_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t len, uint32_t td);
 /* Is `mac` one of the port's unicast addresses (its own, or one the
  * driver put in the vport's list)? */
 bool mlx5_port_mac_is_ours(const Mlx5Fw *fw, const uint8_t mac[6]);

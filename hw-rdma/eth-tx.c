@@ -164,13 +164,23 @@ void mlx5_tx_finish_segment(uint8_t *frame, size_t len)
     }
 }
 
+/* The transport domain an Ethernet SQ sends from: its TIS's. */
+static uint32_t sq_td(Mlx5Fw *fw, const Mlx5SendQueue *sq)
+{
+    const Mlx5Sq *s = sq->qp ? NULL : (const Mlx5Sq *)((const char *)sq - offsetof(Mlx5Sq, sq));
+    const Mlx5Tis *t = s && s->tisn ? mlx5_table_get(&fw->tis, s->tisn) : NULL;
+
+    return t ? t->td : MLX5_TD_NONE;
+}
+
 /* One frame onto the wire: counted, charged to the slice, handed to the
  * platform with its offloads, offered to the port's own receive path. */
-static void eth_put(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const Mlx5TxOffload *off)
+static void eth_put(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const uint8_t *frame, size_t len,
+                    const Mlx5TxOffload *off)
 {
     mlx5_slice_take(dp, (uint32_t)eth_count(dp, frame, len, off));
     dp->fw->plat->tx_frame(dp->fw->opaque, frame, len, off);
-    mlx5_rx_loopback(dp, frame, len);
+    mlx5_rx_loopback(dp, frame, len, sq_td(dp->fw, sq));
 }
 
 /* Payload bytes [at, at + n) of the LSO frame as a frame of their own,
@@ -213,7 +223,7 @@ static bool lso_send_chunks(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx
 
         mlx5emu_trace_sq_lso_chunk(sq->num, w->index, (unsigned)at, (unsigned)n,
                                    (unsigned)payload);
-        eth_put(dp, chunk, lso_chunk(chunk, frame, len, hdr, pi, off->mss, at, n), off);
+        eth_put(dp, sq, chunk, lso_chunk(chunk, frame, len, hdr, pi, off->mss, at, n), off);
         at += n;
     } while (at < payload && mlx5_slice_left(dp));
     *sent = at < payload ? (uint32_t)at : 0;
@@ -265,7 +275,7 @@ uint8_t mlx5_eth_send(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
     if (hdr && (len - hdr + off.mss - 1) / off.mss > MLX5_LSO_CHUNK_SEGS) {
         *done = lso_send_chunks(dp, sq, w, frame, len, hdr, &pi, &off, &sq->lso_sent);
     } else {
-        eth_put(dp, frame, len, &off);
+        eth_put(dp, sq, frame, len, &off);
     }
     return 0;
 }

@@ -273,16 +273,18 @@ bool mlx5_port_mac_is_ours(const Mlx5Fw *fw, const uint8_t mac[6])
  * mlx5_ib sets it for MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC. */
 enum { MLX5_TIRC_SELF_LB_BLOCK_UNICAST = 1, MLX5_TIRC_SELF_LB_BLOCK_MULTICAST = 2 };
 
-/* A frame this function sent comes back in only if the TIR it steers to
- * lets the function's own traffic in. */
+/* A frame this function sent comes back in if the TIR it steers to is of
+ * another transport domain (two processes' raw packet QPs: each mlx5_ib
+ * context has its own TD, and the device loops traffic back between
+ * them), or lets its own domain's traffic in. */
 static bool rx_loopback_allowed(Mlx5Fw *fw, uint32_t tirn, const Mlx5Rq *rq,
-                                const uint8_t *frame, size_t len)
+                                const uint8_t *frame, size_t len, uint32_t td)
 {
     Mlx5Tir *t = mlx5_table_get(&fw->tir, tirn);
     unsigned bit = frame[0] & 1 ? MLX5_TIRC_SELF_LB_BLOCK_MULTICAST
                                 : MLX5_TIRC_SELF_LB_BLOCK_UNICAST;
 
-    if (!rq || !t || !(t->self_lb_block & bit)) {
+    if (!rq || !t || (t->td == td && !(t->self_lb_block & bit))) {
         mlx5emu_trace_rx_loopback_blocked(tirn, t ? t->self_lb_block : 0);
         return false;
     }
@@ -328,7 +330,7 @@ static void rx_steered(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool 
  * follows its RX refill (mlx5e arms the CQ after NAPI); otherwise the
  * frame is dropped and counted as out of buffer. */
 static bool rx_frame(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool may_wait,
-                     bool loopback)
+                     bool loopback, uint32_t td)
 {
     Mlx5Fw *fw = dp->fw;
     uint8_t param[MLX5_MATCH_PARAM_BYTES];
@@ -348,7 +350,7 @@ static bool rx_frame(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool ma
     mlx5_steer_parse(frame, len, param, &pi);
     r = mlx5_steer_lookup(fw, param, &tirn, &tag);
     rq = r == MLX5_STEER_TIR ? tir_select_rq(fw, tirn, &pi, &hash, &htype) : NULL;
-    if (loopback && !rx_loopback_allowed(fw, tirn, rq, frame, len)) {
+    if (loopback && !rx_loopback_allowed(fw, tirn, rq, frame, len, td)) {
         return true;                    /* not looped back: nothing to count */
     }
     if (rq && may_wait && rq->state == MLX5_RQC_STATE_RDY && rq_posted(dp, rq) == 0) {
@@ -362,16 +364,17 @@ static bool rx_frame(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool ma
 
 bool mlx5_rx_frame(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool may_wait)
 {
-    return rx_frame(dp, frame, len, may_wait, false);
+    return rx_frame(dp, frame, len, may_wait, false, MLX5_TD_NONE);
 }
 
 /* Local loopback (PRM "self loopback"): a frame this function sends to one
  * of its own unicast addresses, or to a group, also reaches its own receive
- * path if the TIR it steers to allows that (mlx5e allows it only during its
+ * path if the TIR it steers to is of another transport domain than the SQ
+ * that sent it (`td`) or allows its own (mlx5e allows that only during its
  * loopback self-test, ethtool -t). */
-void mlx5_rx_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t len)
+void mlx5_rx_loopback(Mlx5DataPath *dp, const uint8_t *frame, size_t len, uint32_t td)
 {
     if (len >= 14 && ((frame[0] & 1) || mlx5_port_mac_is_ours(dp->fw, frame))) {
-        rx_frame(dp, frame, len, false, true);
+        rx_frame(dp, frame, len, false, true, td);
     }
 }

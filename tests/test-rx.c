@@ -405,8 +405,11 @@ static void test_rx_spans_segments(void)
     g_assert_cmphex(buf0[128], ==, 0);              /* nothing past segment 0 */
 }
 
-/* Self loopback: a frame to the function's own MAC comes back only if the
- * TIR's self_lb_block has the unicast bit (mlx5e's "enable" encoding). */
+/* Self loopback: a frame to the function's own MAC from an SQ of the
+ * TIR's own transport domain comes back only if the TIR's self_lb_block
+ * has the unicast bit (mlx5e's "enable" encoding); from another domain (a
+ * second process's raw packet QP) always.  Before, the second was refused
+ * too, and rdma-core's flow tests between two contexts never received. */
 static void test_rx_loopback(void)
 {
     g_autoptr(RxEnv) e = env_steered();
@@ -417,14 +420,17 @@ static void test_rx_loopback(void)
     memcpy(f, e->h->fw->cfg.mac, 6);
     post_rx(e, 2048, e->mkey);
     t->self_lb_block = 0;
-    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f));
+    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f), t->td);
     g_assert_null(h_cq_next(e->h, &e->cq));
+    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f), t->td + 1);
+    g_assert_nonnull(h_cq_next(e->h, &e->cq));
+    post_rx(e, 2048, e->mkey);
     t->self_lb_block = 1;
-    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f));
+    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f), t->td);
     g_assert_nonnull(h_cq_next(e->h, &e->cq));
     f[5] ^= 1;                                      /* someone else's MAC */
     post_rx(e, 2048, e->mkey);
-    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f));
+    mlx5_rx_loopback(h_dp(e->h), f, sizeof(f), t->td + 1);
     g_assert_null(h_cq_next(e->h, &e->cq));
     g_assert_cmpuint(mlx5_traffic_frames(&e->h->fw->counters.phy_rx), ==, 0);   /* not wire traffic */
 }
