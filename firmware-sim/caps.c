@@ -67,6 +67,15 @@ static const CapValue mlx5_caps[] = {
     GEN(log_max_msg, 30),
     GEN(max_tc, 0),
     GEN(cqe_version, 1),
+    /* CQE formats (mlx5_ib offers them to processes, query_device
+     * cqe_comp_caps and flags): 128-byte CQEs always padded, and
+     * compression - which a CQ may ask for and the device, free to
+     * compress or not, never does (every CQE is a full one). */
+    GEN(cqe_128_always, 1),
+    GEN(cqe_compression, 1),
+    GEN(cqe_compression_128, 1),
+    GEN(cqe_compression_max_num, 64),
+    GEN(mini_cqe_resp_stride_index, 1),
     /* The free-running clock (fw.h mlx5_device_clock): mlx5_core registers
      * a PTP clock on it, mlx5_ib maps the timer to processes and offers
      * completion timestamps (CQE timestamp, hw-rdma/cq.c). */

@@ -42,7 +42,8 @@ static const Mlx5CtxField cqc_fields[] = {
     CQC_(dbr_addr, dbr_addr, 0, INOUT),
     CQC_(cq_period, cq_period, 0, INOUT), CQC_(cq_max_count, cq_max_count, 0, INOUT),
     CQC_(cq_period_mode, cq_period_mode, 0, INOUT),
-    CQC_(log_cq_size, ring.log_size, 0, OUT), CQC_(cqe_sz, ring.log_stride, 6, OUT),
+    CQC_(log_cq_size, ring.log_size, 0, OUT), CQC_(cqe_sz, cqe_sz, 0, INOUT),
+    CQC_(cqe_comp_en, cqe_comp_en, 0, INOUT), CQC_(mini_cqe_res_format, mini_cqe_res_format, 0, INOUT),
     CQC_(log_page_size, ring.log_page_size, 12, OUT), CQC_(producer_counter, pi, 0, OUT),
     MLX5_CTX_STATE(PRM_OFF(cqc, status), PRM_W(cqc, status), cqc_status),
     MLX5_CTX_STATE(PRM_OFF(cqc, st), PRM_W(cqc, st), cqc_st),
@@ -70,7 +71,7 @@ unsigned cmd_create_cq(Mlx5Fw *fw, Mlx5Cmd *c)
         return st;
     }
     PRM_SET(create_cq_out, cqn, c->out, cq->cqn);
-    mlx5emu_trace_cq_create(cq->cqn, cq->ring.log_size, 64u << cqe_sz, cq->eqn);
+    mlx5emu_trace_cq_create(cq->cqn, cq->ring.log_size, 1u << cq->ring.log_stride, cq->eqn);
     return MLX5_CMD_STAT_OK;
 }
 
@@ -123,7 +124,7 @@ static unsigned cq_resize_ring(Mlx5Fw *fw, Mlx5Cmd *c, const Mlx5Cq *cq, uint32_
     if (sel & ~(uint32_t)CQ_RESIZE_FIELDS) {
         return CMD_FAIL(c, BAD_PARAM, BAD_OP_MOD);  /* bit 3: a umem (DEVX) */
     }
-    if (PRM_GET(cqc, cqe_sz, cqc) != cq->ring.log_stride - 6u) {
+    if (PRM_GET(cqc, cqe_sz, cqc) != cq->cqe_sz) {
         return CMD_FAIL(c, BAD_PARAM, BAD_STRIDE);
     }
     if (log > MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, log_max_cq_sz)) {

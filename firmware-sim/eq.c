@@ -91,7 +91,7 @@ unsigned mlx5_ring_ctx_check(Mlx5Cmd *c, const uint8_t *ctx, unsigned log_max, u
     if (PRM_GET(eqc, log_eq_size, ctx) > log_max) {
         return CMD_FAIL(c, BAD_PARAM, BAD_SIZE);
     }
-    if (cqe_sz > 1) {                           /* 64 or 128 bytes */
+    if (cqe_sz > MLX5_CQE_SIZE_128_PAD) {       /* 64, 128 or 128 padded */
         return CMD_FAIL(c, BAD_PARAM, BAD_STRIDE);
     }
     if (PRM_GET(eqc, log_page_size, ctx) > 18) {
@@ -109,7 +109,7 @@ unsigned mlx5_ring_ctx_init(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *ctx, Mlx5Ring
         return CMD_FAIL(c, BAD_PARAM, BAD_UAR);
     }
     if (!mlx5_ring_init(r, c->in + pas_off, c->inlen - pas_off, PRM_GET(eqc, log_eq_size, ctx),
-                        6 + cqe_sz, log_page,
+                        mlx5_cqe_log_stride(cqe_sz), log_page,
                         mlx5_page_offset_bytes(PRM_GET(eqc, page_offset, ctx), log_page))) {
         return CMD_FAIL(c, BAD_PARAM, PAS_TOO_SHORT);
     }

@@ -212,6 +212,8 @@ enum { MLX5_CQ_PERIOD_MODE_START_FROM_EQE = 0, MLX5_CQ_PERIOD_MODE_START_FROM_CQ
 typedef struct Mlx5Cq {
     uint32_t cqn;
     Mlx5Ring ring;
+    uint8_t cqe_sz;             /* cqc.cqe_sz as created (cmd.h MLX5_CQE_SIZE_*) */
+    uint8_t cqe_comp_en, mini_cqe_res_format;   /* asked for; no CQE is ever compressed */
     uint32_t eqn;
     uint32_t uar_page;
     uint64_t dbr_addr;

@@ -456,22 +456,36 @@ static void test_cq_create_query(void)
     g_assert_cmpuint(PRM_GET(cqc, producer_counter, cqc), ==, 0);
 }
 
+/* 128-byte CQEs, plain (cqe_sz 1) and "padded" (2, cap cqe_128_always):
+ * a 128-byte stride, the size reported back; compression asked for is
+ * kept and reported, though no CQE is ever compressed. */
 static void test_cq_128_byte_cqes(void)
 {
     g_autoptr(Harness) h = h_new();
-    g_autoptr(HCmd) c = NULL;
-    g_autoptr(HCmd) q = NULL;
-    HRing cq;
-    uint8_t *cqc;
 
     h_bringup(h);
-    c = h_create_cq_cmd(h, &cq, h->comp_eq.num, 5);   /* 2 KiB: one page holds 128 B x 32 */
-    cqc = IN_PTR(c, create_cq_in, cq_context);
-    PRM_SET(cqc, cqe_sz, cqc, 1);
-    h_ok(h, c);
-    q = query_cq(h, OUT_GET(c, create_cq_out, cqn));
-    cqc = OUT_PTR(q, query_cq_out, cq_context);
-    g_assert_cmpuint(PRM_GET(cqc, cqe_sz, cqc), ==, 1);
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, cqe_128_always), ==, 1);
+    g_assert_cmpuint(MLX5_CAP_GET(h->fw, MLX5_CAP_GENERAL, cmd_hca_cap, cqe_compression), ==, 1);
+    for (unsigned sz = 1; sz <= 2; sz++) {
+        g_autoptr(HCmd) c = NULL;
+        g_autoptr(HCmd) q = NULL;
+        HRing cq;
+        uint8_t *cqc;
+
+        c = h_create_cq_cmd(h, &cq, h->comp_eq.num, 5);   /* 2 KiB: one page holds 128 B x 32 */
+        cqc = IN_PTR(c, create_cq_in, cq_context);
+        PRM_SET(cqc, cqe_sz, cqc, sz);
+        PRM_SET(cqc, cqe_comp_en, cqc, sz == 2);
+        PRM_SET(cqc, mini_cqe_res_format, cqc, sz == 2);
+        h_ok(h, c);
+        g_assert_cmpuint(((Mlx5Cq *)mlx5_table_get(&h->fw->cq, OUT_GET(c, create_cq_out, cqn)))
+                         ->ring.log_stride, ==, 7);
+        q = query_cq(h, OUT_GET(c, create_cq_out, cqn));
+        cqc = OUT_PTR(q, query_cq_out, cq_context);
+        g_assert_cmpuint(PRM_GET(cqc, cqe_sz, cqc), ==, sz);
+        g_assert_cmpuint(PRM_GET(cqc, cqe_comp_en, cqc), ==, sz == 2);
+        g_assert_cmpuint(PRM_GET(cqc, mini_cqe_res_format, cqc), ==, sz == 2);
+    }
 }
 
 static void test_cq_bad_input(void)
@@ -490,7 +504,7 @@ static void test_cq_bad_input(void)
     {
         g_autoptr(HCmd) c = h_create_cq_cmd(h, &r, h->comp_eq.num, 2);
         cqc = IN_PTR(c, create_cq_in, cq_context);
-        PRM_SET(cqc, cqe_sz, cqc, 2);
+        PRM_SET(cqc, cqe_sz, cqc, 3);                   /* 64, 128, 128 padded: no more */
         h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_STRIDE);
     }
     {
