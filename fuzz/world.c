@@ -110,20 +110,28 @@ static void world_xrc(FuzzWorld *w)
 }
 
 /* A QP of service `st` on rc-env's CQs with 2^log_rq receive WQEs (the
- * UMR QP: no PD, no receive queue, as mlx5_ib makes it). */
-static HRing world_qp(FuzzWorld *w, unsigned st, unsigned log_rq)
+ * UMR QP: no PD, no receive queue, as mlx5_ib makes it); a `process`'s
+ * QP has no fast registration (qpc fre), so its UMR WQEs may only bind
+ * memory windows (hw-rdma/umr.c window_check). */
+static HRing world_qp(FuzzWorld *w, unsigned st, unsigned log_rq, bool process)
 {
     Harness *h = w->e->h;
     bool umr = st == MLX5_QP_ST_REG_UMR;
+    g_autoptr(HCmd) c = NULL;
+    HRing q;
 
-    return h_create_qp(h, st, umr ? 0 : h->pd, w->e->scq.num, umr ? w->e->scq.num : w->e->rcq.num,
-                       h->uar, 4, log_rq);
+    c = h_create_qp_cmd(h, &q, st, umr ? 0 : h->pd, w->e->scq.num,
+                        umr ? w->e->scq.num : w->e->rcq.num, h->uar, 4, log_rq);
+    PRM_SET(qpc, fre, IN_PTR(c, create_qp_in, qpc), !process);
+    q.num = OUT_GET(h_ok(h, c), create_qp_out, qpn);
+    return q;
 }
 
-/* Two UC QPs connected to each other, their receive queues posted. */
+/* Two UC QPs connected to each other, their receive queues posted; a
+ * process's, as UC QPs are. */
 static void world_uc(FuzzWorld *w)
 {
-    HRing u1 = world_qp(w, MLX5_QP_ST_UC, RQ_LOG), u2 = world_qp(w, MLX5_QP_ST_UC, RQ_LOG);
+    HRing u1 = world_qp(w, MLX5_QP_ST_UC, RQ_LOG, true), u2 = world_qp(w, MLX5_QP_ST_UC, RQ_LOG, true);
 
     add_pair(w, MLX5_QP_ST_UC, "uc1", &u1, true, "uc2", &u2, true);
 }
@@ -133,8 +141,8 @@ static void world_uc(FuzzWorld *w)
 static void world_datagram(FuzzWorld *w)
 {
     Harness *h = w->e->h;
-    HRing ud = world_qp(w, MLX5_QP_ST_UD, RQ_LOG), gsi = world_qp(w, MLX5_QP_ST_QP1, RQ_LOG);
-    HRing umr = world_qp(w, MLX5_QP_ST_REG_UMR, 0);
+    HRing ud = world_qp(w, MLX5_QP_ST_UD, RQ_LOG, false), gsi = world_qp(w, MLX5_QP_ST_QP1, RQ_LOG, false);
+    HRing umr = world_qp(w, MLX5_QP_ST_REG_UMR, 0, false);
 
     ud_qp_to_rts(h, ud.num, UD_QKEY);
     ud_qp_to_rts(h, gsi.num, 0x80010000u);
@@ -179,7 +187,8 @@ static void world_eth(FuzzWorld *w)
 
 /* An indirect (KLM) key over KLM_BASE + [0, GUEST_SIZE) with every right:
  * its two entries are the two halves of RAM through key 0, the upper half
- * first. */
+ * first.  UMR may change it: the UC QPs (a process's) may bind it as a
+ * memory window, over key 4. */
 static uint32_t world_klm_key(FuzzWorld *w)
 {
     Harness *h = w->e->h;
@@ -191,6 +200,8 @@ static uint32_t world_klm_key(FuzzWorld *w)
     mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
     PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_KLMS);
     mkc_all_rights(mkc, h->pd);
+    PRM_SET(mkc, umr_en, mkc, 1);
+    PRM_SET(mkc, qpn, mkc, 0xffffff);   /* any QP's, as mlx5_ib makes keys */
     PRM_SET(mkc, start_addr, mkc, KLM_BASE);
     PRM_SET(mkc, len, mkc, GUEST_SIZE);
     PRM_SET(mkc, translations_octword_size, mkc, 4);
@@ -203,9 +214,39 @@ static uint32_t world_klm_key(FuzzWorld *w)
     return OUT_GET(c, create_mkey_out, mkey_index) << 8;
 }
 
+/* Where the MTT key's range starts, and how many 4 KiB pages it maps: the
+ * first MiB of RAM, its pages in reverse order. */
+#define MTT_BASE 0x50000000ull
+#define MTT_PAGES 256u
+
+/* A memory region as mlx5_ib registers a process's memory: an MTT key
+ * (a window may be bound only on such a key). */
+static uint32_t world_mtt_key(FuzzWorld *w)
+{
+    Harness *h = w->e->h;
+    uint32_t base = PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt);
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc;
+
+    hcmd_grow_in(c, base + 8 * MTT_PAGES);
+    mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_MTT);
+    mkc_all_rights(mkc, h->pd);
+    PRM_SET(mkc, start_addr, mkc, MTT_BASE);
+    PRM_SET(mkc, len, mkc, MTT_PAGES * 4096ull);
+    PRM_SET(mkc, log_page_size, mkc, 12);
+    PRM_SET(mkc, translations_octword_size, mkc, MTT_PAGES / 2);
+    IN_SET(c, create_mkey_in, translations_octword_actual_size, MTT_PAGES / 2);
+    for (uint32_t i = 0; i < MTT_PAGES; i++) {
+        prm_put_be64(c->in + base + 8 * i, GUEST_BASE + (MTT_PAGES - 1 - i) * 4096ull);
+    }
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8;
+}
+
 /* Keys: all RAM; all RAM and the 1 MiB below it (the BAR0 window in
  * FUZZ_REENTER, no memory otherwise); a key that names nothing; all RAM
- * through an indirect key. */
+ * through an indirect key; the first MiB through an MTT key. */
 static void world_keys(FuzzWorld *w)
 {
     Harness *h = w->e->h;
@@ -215,6 +256,7 @@ static void world_keys(FuzzWorld *w)
                             GUEST_BASE + GUEST_SIZE };
     w->key[2] = (FuzzKey) { 0x00abcd5a, GUEST_BASE, GUEST_SIZE };
     w->key[3] = (FuzzKey) { world_klm_key(w), KLM_BASE, GUEST_SIZE };
+    w->key[4] = (FuzzKey) { world_mtt_key(w), MTT_BASE, MTT_PAGES * 4096ull };
 }
 
 /* a's requester waits for answers: a SEND of three packets, an RDMA READ

@@ -15,8 +15,11 @@
  *         umr         the UMR QP (REG_UMR)
  *   Ethernet          an SQ, an RQ behind a direct TIR, a root flow table
  *                     whose one entry forwards every frame to that TIR
+ *   uc1 <-> uc2       UC, a process's (no fast registration: UMR only
+ *                     as memory window binds)
  *   keys              one over all RAM with every right; in FUZZ_REENTER
- *                     one that also covers the BAR0 window
+ *                     one that also covers the BAR0 window; an indirect
+ *                     (KLM) key a UC QP may bind as a window; an MTT key
  * Receive WQEs are posted on every receive queue, and a's requester has
  * a SEND, an RDMA READ and an atomic outstanding (their frames dropped),
  * so frames built around the live QPNs, PSNs and keys reach the
@@ -68,7 +71,7 @@ typedef struct FuzzRegion {
 #define FUZZ_MAX_QUEUES 16
 #define FUZZ_MAX_QPS 12
 #define FUZZ_MAX_REGIONS 64
-#define FUZZ_NKEYS 4
+#define FUZZ_NKEYS 5
 #define FUZZ_NCQS 3
 #define FUZZ_MBOX_BYTES (64u << 10)     /* the command queue's mailboxes */
 

@@ -45,6 +45,20 @@ class Grammar:
         ops_c = open(os.path.join(root, 'fuzz', 'ops.c')).read()
         segs = re.search(r'enum \{ (SEG_DATA[^}]*)\}', ops_c).group(1)
         self.seg = {n.strip(): i for i, n in enumerate(segs.split(',')) if n.strip()}
+        layouts = open(os.path.join(root, 'firmware-sim', 'prm-layouts.h')).read()
+        self.field = {(lay, f): (int(off, 16), int(w)) for lay, f, off, w in
+                      re.findall(r'F\((\w+), (\w+), (0x[0-9a-f]+), (\d+)\)', layouts)}
+
+    def layout_bytes(self, layout, size, **values):
+        """`size` bytes of PRM layout `layout` with the named fields set
+        (big-endian bit numbering, as prm-layouts.h places them)."""
+        buf = bytearray(size)
+        for name, v in values.items():
+            off, width = self.field[(layout, name)]
+            for i in range(width):
+                if v >> (width - 1 - i) & 1:
+                    buf[(off + i) // 8] |= 0x80 >> ((off + i) % 8)
+        return bytes(buf)
 
 
 class Commands:
@@ -127,10 +141,30 @@ class Ops:
     def inline(self, data):
         return bytes([self.g.seg['SEG_INLINE'], len(data)]) + data
 
-    def post_send(self, q, opcode, segs, fm_ce_se=8, imm=0, flags=0):
+    def raw(self, data):
+        """RAW segments: the bytes as they are, 16 a segment."""
+        return [bytes([self.g.seg['SEG_RAW']]) + data[i:i + 16] for i in range(0, len(data), 16)]
+
+    def post_send(self, q, opcode, segs, fm_ce_se=8, imm=0, flags=0, ds=None):
         self.op('POST_SEND').b += bytes([q, opcode, 0, fm_ce_se]) + le('I', imm)
-        self.b += bytes([flags, len(segs)]) + b''.join(segs)
+        self.b += bytes([flags | (4 if ds else 0)]) + (bytes([ds]) if ds else b'')
+        self.b += bytes([len(segs)]) + b''.join(segs)
         return self
+
+    def mw_bind(self, q, key8, start, length, mr, mr_va, rights=3):
+        """A memory window bind (length 0: an invalidation) of the world's
+        KLM key as libmlx5 set_bind_wr writes it: UMR control segment, mkey
+        context, one KLM entry (the rest of the 64-byte list: the ring's)."""
+        mask = sum(1 << b for b in (29, 13, 0, 6, 18, 19, 20, 21))  # FREE KEY LEN START_ADDR LW RR RW A
+        ctrl = bytearray(48)
+        ctrl[0] = 0x90                                              # INLINE | TRANSLATION_OFFSET
+        ctrl[4:6] = struct.pack('>H', 4)
+        ctrl[8:16] = struct.pack('>Q', mask)
+        mkc = self.g.layout_bytes('mkc', 64, free=0 if length else 1, a=rights >> 2 & 1,
+                                  rw=rights >> 1 & 1, rr=rights & 1, lw=1, qpn=0xffffff,
+                                  mkey_7_0=key8, start_addr=start, len=length)
+        klm = struct.pack('>IIQ', length, mr, mr_va)
+        return self.post_send(q, WQE['UMR'], self.raw(bytes(ctrl) + mkc + klm), imm=MKEY_KLM, ds=12)
 
     def post_recv(self, q, segs, flags=0):
         self.op('POST_RECV').b += bytes([q, flags, len(segs)]) + b''.join(segs)
@@ -172,11 +206,17 @@ class Ops:
 
 
 # --- the world's tables (fuzz/world.c), by index --------------------------------
-# send queues: a b c s ini ud gsi umr eth-sq; receive queues: a b c srq xrc-srq ud gsi eth-rq
-SQ = {n: i for i, n in enumerate('a b c s ini ud gsi umr eth-sq'.split())}
-RQ = {n: i for i, n in enumerate('a b c srq xrc-srq ud gsi eth-rq'.split())}
-QP = {n: i for i, n in enumerate('a b c s ini tgt ud gsi umr'.split())}
+# In the order fuzz/world.c makes them: send queues a b c s ini ud gsi umr
+# eth-sq uc1 uc2; receive queues a b c srq xrc-srq ud gsi eth-rq uc1 uc2
+SQ = {n: i for i, n in enumerate('a b c s ini ud gsi umr eth-sq uc1 uc2'.split())}
+RQ = {n: i for i, n in enumerate('a b c srq xrc-srq ud gsi eth-rq uc1 uc2'.split())}
+QP = {n: i for i, n in enumerate('a b c s ini tgt ud gsi umr uc1 uc2'.split())}
 KEY_RAM, KEY_WINDOW, KEY_BOGUS = 0, 1, 2
+# The world's KLM key (key 3, a window the UC QPs may bind) and MTT key
+# (key 4), after key 0's, as CREATE_MKEY numbers them (fuzz-replay --run
+# fuzz-ops on an empty input with MLX5EMU_TRACE=mlx5_mkey_create shows
+# them), and where their ranges start (world.c KLM_BASE, MTT_BASE).
+MKEY_RAM, MKEY_KLM, MKEY_MTT, MTT_BASE, KLM_BASE = 0x25a, 0x400, 0x500, 0x50000000, 0x40000000
 A_OFF = 9 << 20                         # A_BUF - GUEST_BASE
 B_OFF = 10 << 20
 WQE = dict(SEND=0x0a, SEND_IMM=0x0b, WRITE=0x08, WRITE_IMM=0x09, READ=0x10, CS=0x11, FA=0x12,
@@ -257,6 +297,18 @@ def scenarios(g):
                        + O().post_send(SQ['a'], WQE['SEND'], [O().data(10, KEY_RAM, A_OFF)]).simple('RESET').b)
     s['uar-doorbells'] = (ops, O().uar_write(0, 0x20, True, 0x1 << 32 | 1).uar_write(0, 0x40, False, 0)
                           .uar_write(0, 0x800, True, 0).uar_write(3, 0x800, True, 0).b)
+    # memory windows: a process's UC QP binds the world's KLM key over the
+    # MTT key, the peer WRITEs through it; bad binds; a bind and its
+    # invalidation (hw-rdma/umr.c window_check)
+    s['mw-bind-write'] = (['fuzz-ops', 'fuzz-ops-loopback'], O().mw_bind(SQ['uc1'], 0, KLM_BASE + 0x1000, 0x2000, MKEY_MTT,
+                                           MTT_BASE + 0x1000)
+                          .post_send(SQ['uc2'], WQE['WRITE'], [O().raddr(3, 0x1000),
+                                                               O().data(512, KEY_RAM, A_OFF)])
+                          .simple('DRAIN').b)
+    s['mw-bind-refused'] = (ops, O().mw_bind(SQ['uc2'], 0x12, 0x1000, 0x200000, MKEY_MTT, MTT_BASE)
+                            .mw_bind(SQ['uc1'], 0x13, 0, 0x1000, MKEY_RAM, 0x100000).simple('DRAIN').b)
+    s['mw-invalidate'] = (ops, O().mw_bind(SQ['uc1'], 0x14, 0, 0x1000, MKEY_MTT, MTT_BASE)
+                          .mw_bind(SQ['uc1'], 0x15, 0, 0, MKEY_MTT, 0).simple('DRAIN').b)
     # FUZZ_REENTER: DMA into the device's own BAR0 ([0, 1 MiB): UAR page 8 at 0x8000)
     re_ = ['fuzz-ops-reenter']
     bf = UAR_PAGE * 4096 + 0x800
