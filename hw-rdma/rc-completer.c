@@ -146,9 +146,27 @@ static void on_rnr_nak(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *
 
 /* A NAK (IBA 9.7.5.2.4): a sequence error resends from its PSN; the
  * others fail the oldest WQE as the NAK code says (rc.c mlx5_rc_nak). */
-static void on_nak(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
+/* A PSN sequence error, told by a NAK or implied by an ACK past a READ
+ * still waiting for responses (IBA 9.7.5.1.6): resend from `psn`, counted
+ * against the retry budget like a timeout (IBA 9.7.6.1.3) - two engines
+ * that keep answering each other's resends must not go on for ever.  The
+ * same error again before any progress (duplicated, or for packets already
+ * on their way) finds the resend under way. */
+static void seq_error(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t psn, Mlx5QCnt counter)
 {
     Mlx5Requester *req = &t->req;
+
+    if (req->seq_nak_resent && req->seq_nak_psn == psn) {
+        return;
+    }
+    req->seq_nak_resent = true;
+    req->seq_nak_psn = psn;
+    mlx5_qp_count(dp->fw, t->qp, counter);
+    retry(dp, t, psn);
+}
+
+static void on_nak(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
+{
     const Mlx5RcNak *nak = mlx5_rc_nak(p->aeth.syndrome);
 
     if (p->aeth.syndrome != AETH_NAK_PSN_SEQ) {
@@ -156,14 +174,7 @@ static void on_nak(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
         mlx5_rc_fail(dp, t, 0, nak->req_syndrome);
         return;
     }
-    /* The same NAK again (duplicated, or for packets that were already on
-     * their way): the resend is under way. */
-    if (!(req->seq_nak_resent && req->seq_nak_psn == p->psn)) {
-        req->seq_nak_resent = true;
-        req->seq_nak_psn = p->psn;
-        mlx5_qp_count(dp->fw, t->qp, nak->req_counter);
-        retry(dp, t, p->psn);
-    }
+    seq_error(dp, t, p->psn, nak->req_counter);
 }
 
 /* An ACKNOWLEDGE packet: ACK, RNR NAK or NAK (IBA 9.7.5.2).  A NAK also
@@ -203,8 +214,7 @@ static void on_acknowledge(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RoceP
     }
     if (kind == AETH_KIND_ACK) {
         if (lost) {
-            mlx5_qp_count(dp->fw, t->qp, MLX5_QCNT_implied_nak_seq_err);
-            mlx5_rc_requester_resend(dp, t, resend_psn(t));
+            seq_error(dp, t, resend_psn(t), MLX5_QCNT_implied_nak_seq_err);
         }
         return;
     }
