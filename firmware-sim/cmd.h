@@ -167,11 +167,6 @@ static inline unsigned mlx5_cmd_query(Mlx5Cmd *c, const void *obj, uint32_t id, 
     _Static_assert(PRM_OFF(L1, f1) == PRM_OFF(L2, f2) && PRM_W(L1, f1) == PRM_W(L2, f2), \
                    #L2 "." #f2 " is placed as " #L1 "." #f1);
 
-/* CREATE_EQ and CREATE_CQ (eq.c): the ring their context `ctx` (eqc or
- * cqc) asks for, checked in two steps around the references each kind
- * checks in between: first its size (at most 2^log_max entries), entry
- * size (`cqe_sz`: 64 or 128 bytes) and page size, then its UAR and the
- * page list at byte `pas_off` of the command. */
 /* cqc.cqe_sz: 64-byte CQEs, 128-byte ones, or 128-byte ones "padded" (the
  * 64 bytes in the second half always, never scattered data in the first:
  * mlx5_ib's MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD, cap cqe_128_always) -
@@ -181,6 +176,11 @@ static inline unsigned mlx5_cqe_log_stride(unsigned cqe_sz)
 {
     return cqe_sz == MLX5_CQE_SIZE_64 ? 6 : 7;
 }
+/* CREATE_EQ and CREATE_CQ (eq.c): the ring their context `ctx` (eqc or
+ * cqc) asks for, checked in two steps around the references each kind
+ * checks in between: first its size (at most 2^log_max entries), entry
+ * size (`cqe_sz`: MLX5_CQE_SIZE_*; an EQ's is 0) and page size, then its
+ * UAR and the page list at byte `pas_off` of the command. */
 unsigned mlx5_ring_ctx_check(Mlx5Cmd *c, const uint8_t *ctx, unsigned log_max, unsigned cqe_sz);
 unsigned mlx5_ring_ctx_init(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *ctx, Mlx5Ring *r,
                             uint32_t pas_off, unsigned cqe_sz);

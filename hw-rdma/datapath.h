@@ -141,6 +141,12 @@ typedef enum {
 /* The key `key` names, if it is usable by PD `pd`: it exists, its key
  * byte matches, it is that PD's and not free; NULL otherwise. */
 Mlx5Mkey *mlx5_mkey_usable(Mlx5Fw *fw, uint32_t key, uint32_t pd);
+/* A KLM entry's byte count as the PRM reads it: 0 is 2 GiB (the largest a
+ * bind may ask: libmlx5 set_bind_wr). */
+static inline uint64_t mlx5_klm_bytes(uint32_t byte_count)
+{
+    return byte_count ? byte_count : 1ull << 31;
+}
 /* The key is a type-2 window bound to a QP other than qpn. */
 bool mlx5_mkey_bound_elsewhere(Mlx5Fw *fw, uint32_t key, uint32_t qpn);
 /* Does key `key` of PD `pd` allow access `acc` to [addr, addr + len)? */

@@ -95,13 +95,10 @@ static uint32_t klm_key(const Mlx5Mkey *mk, uint64_t i)
     return (uint32_t)mk->mtt[2 * i];
 }
 
-/* A KLM's byte count; 0 is 2 GiB, as a data segment's (the largest a
- * bind may ask: libmlx5 set_bind_wr). */
+/* Entry i's byte count (mlx5_klm_bytes: 0 is 2 GiB). */
 static uint64_t klm_bytes(const Mlx5Mkey *mk, uint64_t i)
 {
-    uint32_t n = (uint32_t)(mk->mtt[2 * i] >> 32);
-
-    return n ? n : 1ull << 31;
+    return mlx5_klm_bytes((uint32_t)(mk->mtt[2 * i] >> 32));
 }
 
 /* Where each KLM ends in the key, computed once per list a UMR or

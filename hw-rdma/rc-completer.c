@@ -144,8 +144,6 @@ static void on_rnr_nak(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *
                         rnr_timer_us[p->aeth.syndrome & 0x1f] * 1000ull);
 }
 
-/* A NAK (IBA 9.7.5.2.4): a sequence error resends from its PSN; the
- * others fail the oldest WQE as the NAK code says (rc.c mlx5_rc_nak). */
 /* A PSN sequence error, told by a NAK or implied by an ACK past a READ
  * still waiting for responses (IBA 9.7.5.1.6): resend from `psn`, counted
  * against the retry budget like a timeout (IBA 9.7.6.1.3) - two engines
@@ -165,6 +163,8 @@ static void seq_error(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t psn, Mlx5QC
     retry(dp, t, psn);
 }
 
+/* A NAK (IBA 9.7.5.2.4): a sequence error resends from its PSN; the
+ * others fail the oldest WQE as the NAK code says (rc.c mlx5_rc_nak). */
 static void on_nak(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *p)
 {
     const Mlx5RcNak *nak = mlx5_rc_nak(p->aeth.syndrome);

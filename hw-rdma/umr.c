@@ -140,7 +140,7 @@ static void mw_klm(const UmrWqe *u, uint32_t i, uint64_t *bytes, uint32_t *key, 
 {
     uint64_t w0 = prm_be64(u->xlt + 16 * i);
 
-    *bytes = (uint32_t)(w0 >> 32) ? (uint32_t)(w0 >> 32) : 1ull << 31;
+    *bytes = mlx5_klm_bytes((uint32_t)(w0 >> 32));
     *key = (uint32_t)w0;
     *va = prm_be64(u->xlt + 16 * i + 8);
 }
@@ -184,18 +184,20 @@ static uint8_t mw_check_regions(Mlx5Fw *fw, const Mlx5Qp *qp, const Mlx5Mkey *af
     return 0;
 }
 
-/* A UMR from a QP without fast registration: a bind or an invalidation
- * of a window (a KLM key made by mlx5_ib_alloc_mw) of the QP's PD, from
- * an inline list, changing nothing but what a bind may (window_shaped,
- * checked first); a type-2 window
- * is bound to the posting QP (mkc qpn) and only that QP invalidates it
- * (CHECK_QPN).  0 or the syndrome. */
+/* A UMR from a QP without fast registration has a window bind's shape:
+ * on a window (a KLM key made by mlx5_ib_alloc_mw; umr_check has checked
+ * it is of the QP's PD), changing nothing but what a bind may, its list
+ * inline and from the start. */
 static bool window_shaped(const Mlx5Mkey *mk, const UmrWqe *u)
 {
     return mk->access_mode == MLX5_MKC_ACCESS_MODE_KLMS && !(u->mask & ~MW_BIND_MASK) &&
            (!u->xlt_entries || ((u->flags & MLX5_UMR_INLINE) && !u->xlt_first));
 }
 
+/* ... and is a bind or an invalidation a window allows: a type-2 window
+ * is bound to the posting QP (mkc qpn) and only that QP invalidates it
+ * (CHECK_QPN); a bound window lies on regions of the PD.  0 or the
+ * syndrome. */
 static uint8_t window_check(Mlx5Fw *fw, const Mlx5Qp *qp, const Mlx5Mkey *mk, const UmrWqe *u,
                             const char **why)
 {
