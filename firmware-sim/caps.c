@@ -25,6 +25,7 @@ typedef struct CapValue {
 #define ETH(f, v) CAP(MLX5_CAP_ETHERNET_OFFLOADS, per_protocol_networking_offload_caps, f, v)
 #define ROCE(f, v) CAP(MLX5_CAP_ROCE, roce_cap, f, v)
 #define ATOMIC(f, v) CAP(MLX5_CAP_ATOMIC, atomic_caps, f, v)
+#define DEV_MEM(f, v) CAP(MLX5_CAP_DEVICE_MEM, device_mem_cap, f, v)
 /* The NIC receive flow table's properties, inside the flow table page. */
 #define NIC_RX(f, v) \
     { MLX5_CAP_FLOW_TABLE, PRM_OFF(flow_table_nic_cap, flow_table_properties_nic_receive) + \
@@ -148,6 +149,18 @@ static const CapValue mlx5_caps[] = {
     ATOMIC(supported_atomic_req_8B_endianness_mode_1, 1),
     ATOMIC(atomic_operations, 0x3),         /* bit 0 compare-and-swap, bit 1 fetch-and-add */
     ATOMIC(atomic_size_qp, 0x8),            /* bit 3: 8 bytes */
+    /* Device memory (memic.c): mlx5_core reads the page when device_memory
+     * is set (fw.c mlx5_query_hca_caps), mlx5_ib then offers ibv_alloc_dm
+     * with max_dm_size = max_memic_size (main.c mlx5_ib_query_device).
+     * Allocations of 64-byte granules anywhere in the window, aligned up
+     * to the whole window. */
+    GEN(device_memory, 1),
+    DEV_MEM(memic, 1),
+    DEV_MEM(log_min_memic_alloc_size, 6),
+    DEV_MEM(log_max_memic_addr_alignment, 12),
+    DEV_MEM(memic_bar_start_addr, MLX5_MEMIC_BAR_OFFSET),
+    DEV_MEM(memic_bar_size, MLX5_MEMIC_BAR_BYTES),
+    DEV_MEM(max_memic_size, MLX5_MEMIC_BAR_BYTES),
     /* NIC receive flow steering */
     NIC_RX(ft_support, 1),
     NIC_RX(flow_modify_en, 1),

@@ -21,6 +21,8 @@
     X(CREATE_MKEY,              0x200, cmd_create_mkey,     create_mkey_in,     create_mkey_out,    MLX5_NEEDS_INIT) \
     X(QUERY_MKEY,               0x201, cmd_query_mkey,      query_mkey_in,      query_mkey_out,     MLX5_NEEDS_INIT) \
     X(DESTROY_MKEY,             0x202, cmd_destroy_mkey,    destroy_mkey_in,    mbox_out,           MLX5_NEEDS_INIT) \
+    X(ALLOC_MEMIC,              0x205, cmd_alloc_memic,     alloc_memic_in,     alloc_memic_out,    MLX5_NEEDS_INIT) \
+    X(DEALLOC_MEMIC,            0x206, cmd_dealloc_memic,   dealloc_memic_in,   mbox_out,           MLX5_NEEDS_INIT) \
     X(CREATE_EQ,                0x301, cmd_create_eq,       create_eq_in,       create_eq_out,      MLX5_NEEDS_INIT) \
     X(DESTROY_EQ,               0x302, cmd_destroy_eq,      destroy_eq_in,      mbox_out,           MLX5_NEEDS_INIT) \
     X(QUERY_EQ,                 0x303, cmd_query_eq,        query_eq_in,        query_eq_out,       MLX5_NEEDS_INIT) \
@@ -102,7 +104,8 @@
  * answer BAD_OP, but traces and logs name them.  X(NAME, opcode)
  */
 #define MLX5_CMD_UNIMPLEMENTED_LIST(X) \
-    X(QUERY_SPECIAL_CONTEXTS, 0x203) X(PAGE_FAULT_RESUME, 0x204) X(SQD_RTS_QP, 0x50c) \
+    X(QUERY_SPECIAL_CONTEXTS, 0x203) X(PAGE_FAULT_RESUME, 0x204) X(MODIFY_MEMIC, 0x207) \
+    X(SQD_RTS_QP, 0x50c) \
     X(MAD_IFC, 0x50d) X(CREATE_PSV, 0x600) X(DESTROY_PSV, 0x601) \
     X(CREATE_DCT, 0x710) \
     X(DESTROY_DCT, 0x711) X(DRAIN_DCT, 0x712) X(QUERY_DCT, 0x713) \
@@ -113,7 +116,7 @@
     X(MODIFY_HCA_VPORT_CONTEXT, 0x763) X(QUERY_HCA_VPORT_GID, 0x764) \
     X(SET_MONITOR_COUNTER, 0x774) X(ARM_MONITOR_COUNTER, 0x775) \
     X(SET_PP_RATE_LIMIT, 0x780) X(QUERY_RATE_LIMIT, 0x781) \
-    X(CREATE_SCHEDULING_ELEMENT, 0x782) X(ALLOC_MEMIC, 0x823) \
+    X(CREATE_SCHEDULING_ELEMENT, 0x782) X(MODIFY_CONG_STATUS, 0x823) \
     X(ADD_VXLAN_UDP_DPORT, 0x827) X(DELETE_VXLAN_UDP_DPORT, 0x828) \
     X(QUERY_TIR, 0x903) \
     X(QUERY_TIS, 0x915) X(QUERY_RQT, 0x919) X(QUERY_FLOW_TABLE, 0x932) \

@@ -62,6 +62,7 @@ enum {
     MLX5_CAP_ATOMIC = 0x3,
     MLX5_CAP_ROCE = 0x4,
     MLX5_CAP_FLOW_TABLE = 0x7,
+    MLX5_CAP_DEVICE_MEM = 0xf,
     MLX5_CAP_GENERAL_2 = 0x20,
     MLX5_CAP_TYPES = 0x40,
 };
@@ -71,7 +72,7 @@ enum {
  * Mlx5Fw.caps_max/caps_cur; QUERY_HCA_CAP of any other type is
  * BAD_CAP_TYPE (caps.c).  A page per slot, not per type: 64 types of
  * 4 KiB, twice, were 512 KiB to clear for every Mlx5Fw. */
-#define MLX5_CAP_SLOTS 5
+#define MLX5_CAP_SLOTS 6
 static inline int mlx5_cap_slot(unsigned type)
 {
     switch (type) {
@@ -80,6 +81,7 @@ static inline int mlx5_cap_slot(unsigned type)
     case MLX5_CAP_ATOMIC: return 2;
     case MLX5_CAP_ROCE: return 3;
     case MLX5_CAP_FLOW_TABLE: return 4;
+    case MLX5_CAP_DEVICE_MEM: return 5;
     default: return -1;
     }
 }
@@ -136,7 +138,8 @@ enum {
 #define MLX5_CMDQ_LOG_SZ 5
 #define MLX5_CMDQ_LOG_STRIDE 6
 #define MLX5_CMDQ_SLOTS (1u << MLX5_CMDQ_LOG_SZ)
-#define MLX5_MAX_UAR_INDEX (MLX5_BAR0_SIZE / 4096 - 1)
+/* UAR pages end where device memory starts (platform.h). */
+#define MLX5_MAX_UAR_INDEX (MLX5_MEMIC_BAR_OFFSET / 4096 - 1)
 #define MLX5_MAX_PAGES (1u << 20)    /* pages a driver may give (4 GiB) */
 #define MLX5_GID_TABLE_SIZE 256
 /* PMTU max_mtu; the driver's netdev max is this minus 22 (L2 hard MTU). */
@@ -363,6 +366,7 @@ typedef struct Mlx5Srq {
 enum {
     MLX5_MKC_ACCESS_MODE_PA = 0, MLX5_MKC_ACCESS_MODE_MTT = 1,
     MLX5_MKC_ACCESS_MODE_KLMS = 2, MLX5_MKC_ACCESS_MODE_KSM = 3,
+    MLX5_MKC_ACCESS_MODE_MEMIC = 5,
 };
 static inline bool mlx5_mkey_mode_indirect(unsigned mode)
 {
@@ -533,6 +537,21 @@ enum { MLX5_HCA_DISABLED, MLX5_HCA_ENABLED, MLX5_HCA_INITIALIZED };
     X(uar) X(pd) X(td) X(xrcd) X(q_counter) X(mkey) X(eq) X(cq) X(wq) \
     X(tis) X(tir) X(rqt) X(flow_table) X(flow_group) X(srq)
 
+/* Device memory (MEMIC, memic.c): MLX5_MEMIC_BAR_BYTES at
+ * MLX5_MEMIC_BAR_OFFSET of BAR0, handed out by ALLOC_MEMIC in granules of
+ * MLX5_MEMIC_GRANULE bytes (mlx5_ib rounds every allocation to them:
+ * MLX5_MEMIC_BASE_SIZE).  Two bitmaps of granules: allocated, and first
+ * of an allocation (DEALLOC_MEMIC must name one whole allocation). */
+#define MLX5_MEMIC_GRANULE 64u
+#define MLX5_MEMIC_GRANULES (MLX5_MEMIC_BAR_BYTES / MLX5_MEMIC_GRANULE)
+typedef struct Mlx5Memic {
+    uint8_t *bytes;             /* MLX5_MEMIC_BAR_BYTES */
+    bool own;                   /* bytes are ours, not Mlx5FwConfig.memic */
+    uint64_t used[MLX5_MEMIC_GRANULES / 64];
+    uint64_t head[MLX5_MEMIC_GRANULES / 64];
+    uint32_t allocations;
+} Mlx5Memic;
+
 typedef struct Mlx5Fw {
     const Mlx5Platform *plat;
     void *opaque;
@@ -587,6 +606,9 @@ typedef struct Mlx5Fw {
     const Mlx5DataPathOps *dp_ops;
     void *dp;
     bool pause_rx, pause_tx;
+
+    /* device memory (memic.c) */
+    Mlx5Memic memic;
 
     /* pages given with MANAGE_PAGES, returned on TAKE */
     uint64_t *pages;
@@ -653,6 +675,19 @@ unsigned mlx5_caps_overlaps(void);
 void mlx5_fw_limits_update(Mlx5Fw *fw);
 #define MLX5_CAP_GET(fw, type, layout, field) \
     PRM_GET(layout, field, MLX5_CAP_CUR(fw, type))
+
+/* Device memory (memic.c). */
+void mlx5_memic_init(Mlx5Fw *fw);
+void mlx5_memic_fini(Mlx5Fw *fw);
+/* Every allocation freed and the bytes cleared (reset, ENABLE/DISABLE_HCA);
+ * how many allocations there were. */
+unsigned mlx5_memic_reset(Mlx5Fw *fw);
+/* Whether bytes [off, off + len) of the window (an offset into it, not
+ * into BAR0) are all allocated. */
+bool mlx5_memic_allocated(Mlx5Fw *fw, uint64_t off, uint64_t len);
+/* Copy bytes [off, off + len) of the window if they are all allocated;
+ * false otherwise, nothing copied. */
+bool mlx5_memic_rw(Mlx5Fw *fw, uint64_t off, void *buf, uint64_t len, bool write);
 
 /* Event queues (eq.c). */
 void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,

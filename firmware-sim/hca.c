@@ -179,6 +179,7 @@ void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
     fw->host_mem.limit = fw_host_mem_limit(fw);
     fw_tables_init(fw);
     fw->mcg = mlx5_mcg_table_new();
+    mlx5_memic_init(fw);
     mlx5_fw_reset(fw, "power-on");
 }
 
@@ -277,6 +278,7 @@ void mlx5_fw_fini(Mlx5Fw *fw)
     fw->pages = NULL;
     g_hash_table_destroy(fw->mcg);
     fw->mcg = NULL;
+    mlx5_memic_fini(fw);
 }
 
 /* The objects a reset retired are freed MLX5_RECLAIM_INLINE at once, the
@@ -302,6 +304,8 @@ static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
     n = mlx5_mcg_count(fw); total += n;
     if (n) mlx5emu_trace_fw_freed(why, "multicast attachment", n);
     g_hash_table_remove_all(fw->mcg);
+    n = mlx5_memic_reset(fw); total += n;
+    if (n) mlx5emu_trace_fw_freed(why, "device memory allocation", n);
     memset(fw->flow_root, 0, sizeof(fw->flow_root));
     memset(fw->flow_root_set, 0, sizeof(fw->flow_root_set));
     memset(fw->gid, 0, sizeof(fw->gid));

@@ -40,12 +40,20 @@ typedef struct Mlx5TxOffload {
 } Mlx5TxOffload;
 
 /* BAR0 as the platform maps it (real ConnectX: 32 MiB, 64-bit): the
- * initialization segment at 0, the MSI-X table and PBA, then UAR pages
- * from MLX5_FIRST_UAR_INDEX (pages 0-2: init segment; 4-7: MSI-X). */
+ * initialization segment at 0, the MSI-X table and PBA, UAR pages from
+ * MLX5_FIRST_UAR_INDEX (pages 0-2: init segment; 4-7: MSI-X), and at the
+ * top the device memory (MEMIC, firmware-sim/memic.c) that ibv_alloc_dm
+ * hands out and processes map.  Device memory is plain memory: a
+ * platform may lend its own (Mlx5FwConfig.memic) and map it straight into
+ * the BAR, as QEMU does; mlx5_dev_mmio_read/write serve it too.  256 KiB:
+ * mlx5_ib tracks the window in a bitmap of MLX5_MAX_MEMIC_PAGES (256)
+ * pages, so it may not exceed 1 MiB (ib/dm.c mlx5_cmd_alloc_memic). */
 #define MLX5_BAR0_SIZE (32u << 20)
 #define MLX5_MSIX_TABLE_OFFSET 0x4000
 #define MLX5_MSIX_PBA_OFFSET 0x6000
 #define MLX5_FIRST_UAR_INDEX 8
+#define MLX5_MEMIC_BAR_BYTES (256u << 10)
+#define MLX5_MEMIC_BAR_OFFSET (MLX5_BAR0_SIZE - MLX5_MEMIC_BAR_BYTES)
 
 /* A UAR page's doorbell registers (Linux uar.c, cq.h, eq.c, en/txrx.h). */
 enum {
@@ -70,6 +78,11 @@ typedef struct Mlx5FwConfig {
      * Mlx5Fw.host_mem); 0: the default, MLX5_HOST_MEM_PER_QP for each QP
      * the capabilities advertise. */
     uint64_t host_mem_budget;
+    /* Device memory: MLX5_MEMIC_BAR_BYTES the platform maps at BAR0 +
+     * MLX5_MEMIC_BAR_OFFSET as memory (QEMU: a RAM region), lent to the
+     * firmware for the device's life; NULL: the firmware allocates its
+     * own and BAR0 accesses reach it through mlx5_dev_mmio_read/write. */
+    uint8_t *memic;
 } Mlx5FwConfig;
 
 typedef struct Mlx5Platform {

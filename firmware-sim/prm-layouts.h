@@ -416,6 +416,16 @@
     F(atomic_caps, atomic_size_qp, 0xb0, 16) \
     F(atomic_caps, atomic_size_dc, 0xd0, 16)
 
+/* Device memory (MEMIC) capabilities, QUERY_HCA_CAP type 0xf. */
+#define PRM_FIELDS_device_mem_cap(F) \
+    F(device_mem_cap, memic, 0x0, 1) \
+    F(device_mem_cap, log_min_memic_alloc_size, 0x2b, 5) \
+    F(device_mem_cap, log_max_memic_addr_alignment, 0x38, 8) \
+    F(device_mem_cap, memic_bar_start_addr, 0x40, 64) \
+    F(device_mem_cap, memic_bar_size, 0x80, 32) \
+    F(device_mem_cap, max_memic_size, 0xa0, 32) \
+    F(device_mem_cap, memic_operations, 0x200, 32)
+
 #define PRM_FIELDS_flow_table_nic_cap(F) \
     F(flow_table_nic_cap, nic_rx_multi_path_tirs, 0x0, 1) \
     F(flow_table_nic_cap, nic_rx_multi_path_tirs_fts, 0x1, 1) \
@@ -566,6 +576,25 @@
     F(alloc_uar_out, status, 0x0, 8) \
     F(alloc_uar_out, syndrome, 0x20, 32) \
     F(alloc_uar_out, uar, 0x48, 24)
+
+#define PRM_FIELDS_alloc_memic_in(F) \
+    F(alloc_memic_in, opcode, 0x0, 16) \
+    F(alloc_memic_in, op_mod, 0x30, 16) \
+    F(alloc_memic_in, log_memic_addr_alignment, 0x78, 8) \
+    F(alloc_memic_in, range_start_addr, 0x80, 64) \
+    F(alloc_memic_in, range_size, 0xc0, 32) \
+    F(alloc_memic_in, memic_size, 0xe0, 32)
+
+#define PRM_FIELDS_alloc_memic_out(F) \
+    F(alloc_memic_out, status, 0x0, 8) \
+    F(alloc_memic_out, syndrome, 0x20, 32) \
+    F(alloc_memic_out, memic_start_addr, 0x40, 64)
+
+#define PRM_FIELDS_dealloc_memic_in(F) \
+    F(dealloc_memic_in, opcode, 0x0, 16) \
+    F(dealloc_memic_in, op_mod, 0x30, 16) \
+    F(dealloc_memic_in, memic_start_addr, 0x80, 64) \
+    F(dealloc_memic_in, memic_size, 0xc0, 32)
 
 #define PRM_FIELDS_dealloc_uar_in(F) \
     F(dealloc_uar_in, opcode, 0x0, 16) \
@@ -2137,6 +2166,7 @@
     L(per_protocol_networking_offload_caps, 0x800) \
     L(roce_cap, 0x800) \
     L(atomic_caps, 0x800) \
+    L(device_mem_cap, 0x800) \
     L(flow_table_nic_cap, 0x8000) \
     L(flow_table_prop_layout, 0x200) \
     L(query_issi_out, 0x380) \
@@ -2155,6 +2185,9 @@
     L(set_driver_version_in, 0x280) \
     L(alloc_uar_out, 0x80) \
     L(dealloc_uar_in, 0x80) \
+    L(alloc_memic_in, 0x100) \
+    L(alloc_memic_out, 0x80) \
+    L(dealloc_memic_in, 0x100) \
     L(alloc_pd_out, 0x80) \
     L(dealloc_pd_in, 0x80) \
     L(alloc_transport_domain_out, 0x80) \

@@ -261,6 +261,27 @@ static const Mlx5CtxField mkc_fields[] = {
     MKC_STATE_(translations_octword_size),
 };
 
+/* A device-memory key (mlx5_ib mr.c mlx5_ib_reg_dm_mr): start_addr is
+ * the BAR0 offset of its first byte, which lies in an allocation
+ * (ALLOC_MEMIC) with the whole key.  Its addresses are zero-based (the
+ * data path's hw-rdma/mkey.c): libibverbs gives a DM MR address 0, as
+ * the process never sees where the memory is (cmd_dm.c
+ * ibv_cmd_reg_dm_mr).  A key of length 0 is a key over nothing (rdma-core's
+ * DeviceMemoryAPITest.test_create_dm_mr registers one). */
+static unsigned mkey_check_memic(Mlx5Fw *fw, Mlx5Cmd *c, const Mlx5Mkey *mk)
+{
+    uint64_t off = mk->start_addr - MLX5_MEMIC_BAR_OFFSET;
+
+    if (mk->length64 || mk->start_addr < MLX5_MEMIC_BAR_OFFSET ||
+        off > MLX5_MEMIC_BAR_BYTES || mk->len > MLX5_MEMIC_BAR_BYTES - off) {
+        return CMD_FAIL(c, BAD_PARAM, MEMIC_RANGE);
+    }
+    if (!mlx5_memic_allocated(fw, off, mk->len)) {
+        return CMD_FAIL(c, BAD_PARAM, MEMIC_NOT_ALLOCATED);
+    }
+    return MLX5_CMD_STAT_OK;
+}
+
 unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     const uint8_t *mkc = PRM_PTR(create_mkey_in, memory_key_mkey_entry, c->in);
@@ -271,8 +292,9 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
 
     /* Physical-address keys are what mlx5e and the kernel's DMA MRs use;
      * MTT keys are user memory registrations (mlx5_ib mr.c reg_create);
-     * indirect keys name other keys (memory windows, SG-gaps MRs). */
-    if (mode > MLX5_MKC_ACCESS_MODE_KSM) {
+     * indirect keys name other keys (memory windows, SG-gaps MRs); MEMIC
+     * keys device memory.  SW_ICM (4) needs software steering. */
+    if (mode > MLX5_MKC_ACCESS_MODE_KSM && mode != MLX5_MKC_ACCESS_MODE_MEMIC) {
         return CMD_FAIL(c, BAD_PARAM, BAD_ACCESS_MODE);
     }
     if (PRM_GET(create_mkey_in, mkey_umem_valid, c->in)) {
@@ -288,6 +310,8 @@ unsigned cmd_create_mkey(Mlx5Fw *fw, Mlx5Cmd *c)
         st = mkey_load_mtt(fw, c, mkc, mk);
     } else if (mlx5_mkey_mode_indirect(mode)) {
         st = mkey_load_indirect(fw, c, mkc, mk);
+    } else if (mode == MLX5_MKC_ACCESS_MODE_MEMIC) {
+        st = mkey_check_memic(fw, c, mk);
     }
     st = mlx5_cmd_add_built(c, st, &fw->mkey, mk, &mk->index);
     if (st != MLX5_CMD_STAT_OK) {

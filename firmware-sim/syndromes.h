@@ -70,7 +70,12 @@
     X(HOST_MEMORY,        0x5e0038, "the device's host-memory budget is spent") \
     X(FLOW_LEVEL,         0x5e0039, "a flow table forwards only to a table of a higher level") \
     X(DUPLICATE_MATCH,    0x5e003a, "an entry of the flow group already has this match value") \
-    X(CQES_OUTSTANDING,   0x5e003b, "more CQEs not yet polled than the resized CQ holds")
+    X(CQES_OUTSTANDING,   0x5e003b, "more CQEs not yet polled than the resized CQ holds") \
+    X(MEMIC_RANGE,        0x5e003c, "range not inside the device memory window of BAR0") \
+    X(MEMIC_SIZE,         0x5e003d, "device memory size 0, not a multiple of 64 B or above max_memic_size") \
+    X(MEMIC_ALIGN,        0x5e003e, "device memory alignment above log_max_memic_addr_alignment") \
+    X(MEMIC_FULL,         0x5e003f, "no free device memory of that size and alignment in the range") \
+    X(MEMIC_NOT_ALLOCATED, 0x5e0040, "not the start and size of a device memory allocation")
 
 #define MLX5_SYND_ENUM_(n, v, d) MLX5_SYND_##n = (v),
 enum { MLX5_SYNDROME_LIST(MLX5_SYND_ENUM_) };

@@ -244,9 +244,33 @@ static uint32_t world_mtt_key(FuzzWorld *w)
     return OUT_GET(c, create_mkey_out, mkey_index) << 8;
 }
 
+/* Device memory, as mlx5_ib registers a DM MR (mr.c mlx5_ib_reg_dm_mr):
+ * FUZZ_MEMIC_BYTES allocated at the window's start, a MEMIC key over it
+ * with every right; its addresses are zero-based. */
+static uint32_t world_memic_key(FuzzWorld *w)
+{
+    Harness *h = w->e->h;
+    g_autoptr(HCmd) a = hcmd_new(OP_ALLOC_MEMIC, 0);
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+
+    IN_SET(a, alloc_memic_in, range_start_addr, MLX5_MEMIC_BAR_OFFSET);
+    IN_SET(a, alloc_memic_in, range_size, FUZZ_MEMIC_BYTES);
+    IN_SET(a, alloc_memic_in, memic_size, FUZZ_MEMIC_BYTES);
+    h_ok(h, a);
+    mkc_all_rights(mkc, h->pd);
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_MEMIC & 3);
+    PRM_SET(mkc, access_mode_4_2, mkc, MLX5_MKC_ACCESS_MODE_MEMIC >> 2);
+    PRM_SET(mkc, start_addr, mkc, OUT_GET(a, alloc_memic_out, memic_start_addr));
+    PRM_SET(mkc, len, mkc, FUZZ_MEMIC_BYTES);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8;
+}
+
 /* Keys: all RAM; all RAM and the 1 MiB below it (the BAR0 window in
  * FUZZ_REENTER, no memory otherwise); a key that names nothing; all RAM
- * through an indirect key; the first MiB through an MTT key. */
+ * through an indirect key; the first MiB through an MTT key; device
+ * memory. */
 static void world_keys(FuzzWorld *w)
 {
     Harness *h = w->e->h;
@@ -257,6 +281,7 @@ static void world_keys(FuzzWorld *w)
     w->key[2] = (FuzzKey) { 0x00abcd5a, GUEST_BASE, GUEST_SIZE };
     w->key[3] = (FuzzKey) { world_klm_key(w), KLM_BASE, GUEST_SIZE };
     w->key[4] = (FuzzKey) { world_mtt_key(w), MTT_BASE, MTT_PAGES * 4096ull };
+    w->key[5] = (FuzzKey) { world_memic_key(w), 0, FUZZ_MEMIC_BYTES };
 }
 
 /* a's requester waits for answers: a SEND of three packets, an RDMA READ

@@ -19,7 +19,8 @@
  *                     as memory window binds)
  *   keys              one over all RAM with every right; in FUZZ_REENTER
  *                     one that also covers the BAR0 window; an indirect
- *                     (KLM) key a UC QP may bind as a window; an MTT key
+ *                     (KLM) key a UC QP may bind as a window; an MTT key;
+ *                     a key over 64 KiB of device memory (MEMIC)
  * Receive WQEs are posted on every receive queue, and a's requester has
  * a SEND, an RDMA READ and an atomic outstanding (their frames dropped),
  * so frames built around the live QPNs, PSNs and keys reach the
@@ -71,7 +72,8 @@ typedef struct FuzzRegion {
 #define FUZZ_MAX_QUEUES 16
 #define FUZZ_MAX_QPS 12
 #define FUZZ_MAX_REGIONS 64
-#define FUZZ_NKEYS 5
+#define FUZZ_NKEYS 6
+#define FUZZ_MEMIC_BYTES (64u << 10)    /* key 5's device memory */
 #define FUZZ_NCQS 3
 #define FUZZ_MBOX_BYTES (64u << 10)     /* the command queue's mailboxes */
 

@@ -25,6 +25,12 @@ Run in both guests:
    are a remote access error and write nothing; a WRITE through a type-1
    window bound again with length 0, a type-2 one after LOCAL_INV and one
    deallocated: remote access error.  (With ERRORS=0 these are skipped too.)
+4. dm-*: device memory (ibv_alloc_dm, ibv_reg_dm_mr) on the responder, on a
+   device that has it (max_dm_size): 64 KiB written by the peer in one RDMA
+   WRITE, read back by an RDMA READ and compared byte for byte on both sides
+   (the responder through ibv_memcpy_from_dm); fetch-and-add and
+   compare-and-swap on it; a WRITE across its end is a remote access error
+   that writes nothing.
 
 Prints "PASS/FAIL <check>: ..." (the data summary on node 0, each error case
 on its requester); exit 1 if anything failed on either guest.
@@ -47,8 +53,8 @@ from types import SimpleNamespace
 
 from pyverbs.addr import AHAttr, GID, GlobalRoute
 from pyverbs.cq import CQ
-from pyverbs.device import Context
-from pyverbs.mr import MR, MW, MWBind, MWBindInfo
+from pyverbs.device import DM, AllocDmAttr, Context
+from pyverbs.mr import DMMR, MR, MW, MWBind, MWBindInfo
 from pyverbs.pd import PD
 from pyverbs.pyverbs_error import PyverbsError
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
@@ -92,6 +98,7 @@ POLL_S = 30                      # deadline for any one completion
 TCP_S = 150                      # deadline for any one peer message
 PORT = 5400
 MASK64 = (1 << 64) - 1
+DM_SIZE = 64 * KiB               # device memory the dm-* cases allocate
 
 STATUS = {getattr(E, 'IBV_WC_' + n): n for n in (
     'SUCCESS', 'LOC_LEN_ERR', 'LOC_QP_OP_ERR', 'LOC_EEC_OP_ERR', 'LOC_PROT_ERR',
@@ -854,6 +861,115 @@ class Check:
             self.err_case(name, requester, run, remote_mr=mw_mr, window=win,
                           passive_prep=check)
 
+    # ---- 4. device memory
+
+    def device_memory(self):
+        """Device memory on the responder: 64 KiB written through RDMA WRITE
+        and read back through RDMA READ, atomics on it, a WRITE across its
+        end refused.  The responder is a node whose device has it."""
+        size = DM_SIZE
+        pattern = bytes((i * 7 + 1) & 0xff for i in range(size))
+        mine = self.ctx.query_device_ex().max_dm_size >= size
+        self.peer.send('dm-caps', has=mine)
+        theirs = self.peer.recv('dm-caps')['has']
+        if not mine and not theirs:
+            if self.node == 0:
+                log('SKIP dm-*: neither device has device memory (max_dm_size)')
+            return
+        # requester: a node whose peer has device memory, alternating if both
+        who = [n for n in (0, 1) if (theirs if n == self.node else mine)]
+
+        def dm_mr(pd):
+            self._dm = DM(self.ctx, AllocDmAttr(length=size))
+            return DMMR(pd, size, E.IBV_ACCESS_ZERO_BASED | ACCESS_ALL, self._dm, 0)
+
+        def completed(cq, n, ops):
+            wcs = poll(cq, n)
+            got = [status_name(w.status) for w in wcs]
+            if got != ['SUCCESS'] * n:
+                return f'{ops}: completions {got or "none"}'
+            return ''
+
+        def dm_holds(init):
+            # the memory's first contents: hardware does not clear it
+            def check(self, qp, mr, check=False):
+                if not check:
+                    self._dm.copy_to_dm(0, init, size)
+                    return []
+                got = self._dm.copy_from_dm(0, size)
+                self._dm.close()
+                if got != expected[0]:
+                    j = first_diff(got, expected[0])
+                    return [f'device memory differs from what the peer wrote at byte {j}']
+                return []
+            return check
+
+        expected = [pattern]
+
+        def write_read(self, qp, cq, mr, remote):
+            mr.write(pattern, size, 0)
+            w = SendWR(wr_id=1, opcode=E.IBV_WR_RDMA_WRITE, num_sge=1,
+                       sg=[SGE(mr.buf, size, mr.lkey)], send_flags=E.IBV_SEND_SIGNALED)
+            w.set_wr_rdma(remote['rkey'], remote['addr'])
+            qp.post_send(w)
+            bad = completed(cq, 1, 'RDMA WRITE of 64 KiB')
+            if bad:
+                return False, bad
+            mr.write(bytes(size), size, 0)
+            r = SendWR(wr_id=2, opcode=E.IBV_WR_RDMA_READ, num_sge=1,
+                       sg=[SGE(mr.buf, size, mr.lkey)], send_flags=E.IBV_SEND_SIGNALED)
+            r.set_wr_rdma(remote['rkey'], remote['addr'])
+            qp.post_send(r)
+            bad = completed(cq, 1, 'RDMA READ of 64 KiB')
+            if bad:
+                return False, bad
+            got = mr.read(size, 0)
+            if got != pattern:
+                return False, f'RDMA READ of the device memory differs at byte {first_diff(got, pattern)}'
+            return True, '64 KiB RDMA WRITE into device memory, RDMA READ back: byte-exact'
+
+        at, init = 4 * KiB + 8, 1000
+
+        def atomics(self, qp, cq, mr, remote):
+            fa = SendWR(wr_id=1, opcode=E.IBV_WR_ATOMIC_FETCH_AND_ADD, num_sge=1,
+                        sg=[SGE(mr.buf, 8, mr.lkey)], send_flags=E.IBV_SEND_SIGNALED)
+            fa.set_wr_atomic(remote['rkey'], remote['addr'] + at, 5, 0)
+            cs = SendWR(wr_id=2, opcode=E.IBV_WR_ATOMIC_CMP_AND_SWP, num_sge=1,
+                        sg=[SGE(mr.buf + 8, 8, mr.lkey)], send_flags=E.IBV_SEND_SIGNALED)
+            cs.set_wr_atomic(remote['rkey'], remote['addr'] + at, init + 5, 77)
+            fa.next_wr = cs         # pyverbs keeps a pointer, not a reference: cs must live
+            qp.post_send(fa)
+            bad = completed(cq, 2, 'fetch-and-add, compare-and-swap')
+            if bad:
+                return False, bad
+            olds = struct.unpack('<QQ', mr.read(16, 0))
+            if olds != (init, init + 5):
+                return False, f'atomics returned {olds}, want {(init, init + 5)}'
+            return True, 'fetch-and-add +5 then compare-and-swap to 77 on device memory'
+
+        def across_end(self, qp, cq, mr, remote):
+            w = SendWR(wr_id=1, opcode=E.IBV_WR_RDMA_WRITE, num_sge=1,
+                       sg=[SGE(mr.buf, 16, mr.lkey)], send_flags=E.IBV_SEND_SIGNALED)
+            w.set_wr_rdma(remote['rkey'], remote['addr'] + size - 8)
+            qp.post_send(w)
+            ok, r, _ = self._expect(cq, [E.IBV_WC_REM_ACCESS_ERR])
+            return ok, 'WRITE of 16 B across the end of device memory: REM_ACCESS_ERR' if ok else r
+
+        def with_word(v):
+            b = bytearray(FILLB * size)
+            b[at:at + 8] = struct.pack('<Q', v)
+            return bytes(b)
+
+        self._dm = None
+        fill = FILLB * size
+        cases = (('dm-write-read', write_read, fill, pattern),
+                 ('dm-atomics', atomics, with_word(init), with_word(77)),
+                 ('dm-across-end', across_end, fill, fill))
+        for i, (name, run, first, want) in enumerate(cases):
+            expected[0] = want
+            self.err_case(name, who[i % len(who)], run, remote_mr=dm_mr,
+                          passive_prep=dm_holds(first))
+
     def _expect(self, cq, statuses, deadline=POLL_S):
         """Collect len(statuses) completions, wr_id 1, 2, ...: (ok, phrase, s)."""
         t0 = time.monotonic()
@@ -976,6 +1092,7 @@ def main():
         if os.environ.get('ERRORS', '1') != '0':
             c.errors()
             c.windows()
+            c.device_memory()
         total = c.finish()
     except (Fatal, OSError, PyverbsError, json.JSONDecodeError) as e:
         c.fail(f'verbs-check: {type(e).__name__}: {e}')

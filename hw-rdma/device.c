@@ -158,6 +158,33 @@ unsigned mlx5_dev_reset(Mlx5Device *d, const char *why)
 
 /* --- BAR0 ---------------------------------------------------------------- */
 
+/* Device memory through BAR0 (platform.h): an access of `size` bytes
+ * whose value is big-endian, as every BAR0 register (the platform's byte
+ * order for the whole BAR).  Bytes not allocated read as zero and ignore
+ * writes, as the PRM leaves them. */
+static bool memic_mmio(Mlx5Device *d, uint64_t addr, uint64_t *val, unsigned size, bool write)
+{
+    uint8_t b[8];
+
+    if (addr < MLX5_MEMIC_BAR_OFFSET || addr >= MLX5_BAR0_SIZE || size > 8) {
+        return false;
+    }
+    for (unsigned i = 0; i < size; i++) {
+        b[i] = (uint8_t)(*val >> (8 * (size - 1 - i)));
+    }
+    if (!mlx5_memic_rw(&d->fw, addr - MLX5_MEMIC_BAR_OFFSET, b, size, write)) {
+        mlx5emu_trace_ub_memic_unallocated(addr, size, write);
+        memset(b, 0, sizeof(b));
+    }
+    if (!write) {
+        *val = 0;
+        for (unsigned i = 0; i < size; i++) {
+            *val = *val << 8 | b[i];
+        }
+    }
+    return true;
+}
+
 uint64_t mlx5_dev_mmio_read(Mlx5Device *d, uint64_t addr, unsigned size)
 {
     uint64_t v = 0;
@@ -165,7 +192,9 @@ uint64_t mlx5_dev_mmio_read(Mlx5Device *d, uint64_t addr, unsigned size)
     if (!dev_enter(d, "BAR0 read")) {
         return 0;
     }
-    if (addr < MLX5_ISEG_SIZE && size <= 4) {
+    if (memic_mmio(d, addr, &v, size, false)) {
+        /* device memory */
+    } else if (addr < MLX5_ISEG_SIZE && size <= 4) {
         v = mlx5_iseg_read(&d->fw, (uint32_t)addr, size);
     } else if (addr < MLX5_ISEG_SIZE) {
         v = (uint64_t)mlx5_iseg_read(&d->fw, (uint32_t)addr, 4) << 32 |
@@ -240,14 +269,17 @@ static void uar_write32(Mlx5Device *d, uint64_t addr, uint32_t val)
 
 void mlx5_dev_mmio_write(Mlx5Device *d, uint64_t addr, uint64_t val, unsigned size)
 {
-    bool uar = addr >= (uint64_t)MLX5_FIRST_UAR_INDEX * MLX5_UAR_PAGE_BYTES && addr < MLX5_BAR0_SIZE;
+    bool uar = addr >= (uint64_t)MLX5_FIRST_UAR_INDEX * MLX5_UAR_PAGE_BYTES &&
+               addr < MLX5_MEMIC_BAR_OFFSET;
 
     if (!dev_enter(d, "BAR0 write")) {
         mlx5_guest_error(&d->fw, "BAR0 write at 0x%" PRIx64 " from inside the device "
                          "(DMA aimed at its own registers): dropped", addr);
         return;
     }
-    if (addr < MLX5_ISEG_SIZE) {
+    if (memic_mmio(d, addr, &val, size, true)) {
+        /* device memory */
+    } else if (addr < MLX5_ISEG_SIZE) {
         mlx5_iseg_write(&d->fw, (uint32_t)addr, (uint32_t)val, size);
     } else if (uar && size == 8) {
         uar_doorbell64(d, addr, val);

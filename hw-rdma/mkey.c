@@ -12,8 +12,10 @@
  * range of some key at some address, which translate in turn - up to
  * max_indirection keys deep (caps.c), under the rights of the first key
  * alone (an SG-gaps MR's entries name its PD's local DMA key; a memory
- * window's, the MR it is bound to).  The translation is done once per
- * segment, page by page or entry by entry.
+ * window's, the MR it is bound to).  A device-memory (MEMIC) key maps
+ * into the device's own memory (firmware-sim/memic.c), zero-based: its
+ * address 0 is its start_addr's byte of the window.  The translation is
+ * done once per segment, page by page or entry by entry.
  */
 #include "datapath.h"
 
@@ -39,16 +41,24 @@ Mlx5Mkey *mlx5_mkey_usable(Mlx5Fw *fw, uint32_t key, uint32_t pd)
     return mk && mk->key8 == (key & 0xff) && mk->pd == pd && !mk->free ? mk : NULL;
 }
 
+/* The address of a key's first byte: a MEMIC key's are zero-based, as
+ * libibverbs registers every DM MR (cmd_dm.c ibv_cmd_reg_dm_mr). */
+static uint64_t mkey_va_start(const Mlx5Mkey *mk)
+{
+    return mk->access_mode == MLX5_MKC_ACCESS_MODE_MEMIC ? 0 : mk->start_addr;
+}
+
 static Mlx5Mkey *mkey_check(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
                             uint64_t len, Mlx5MkeyAccess acc)
 {
     Mlx5Mkey *mk = mlx5_mkey_usable(fw, key, pd);
+    uint64_t start;
 
     if (!mk || !mkey_grants(mk, acc)) {
         return NULL;
     }
-    if (!mk->length64 && !(addr >= mk->start_addr && len <= mk->len &&
-                           addr - mk->start_addr <= mk->len - len)) {
+    start = mkey_va_start(mk);
+    if (!mk->length64 && !(addr >= start && len <= mk->len && addr - start <= mk->len - len)) {
         return NULL;
     }
     return mk;
@@ -185,10 +195,26 @@ static Mlx5MkeyStatus indirect_dma(Mlx5Fw *fw, Mlx5Mkey *mk, uint64_t addr, uint
     return MLX5_MKEY_OK;
 }
 
+/* A MEMIC key's bytes of device memory, already inside the key: they
+ * must still be allocated (a key outliving its DEALLOC_MEMIC reaches
+ * nothing, whoever has the memory now). */
+static Mlx5MkeyStatus memic_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, uint8_t *p,
+                                uint32_t len, bool write)
+{
+    uint64_t off = mk->start_addr - MLX5_MEMIC_BAR_OFFSET + addr;
+    bool ok = mlx5_memic_rw(fw, off, p, len, write);
+
+    mlx5emu_trace_mkey_memic(mk->index, addr, off, len, write, ok);
+    return ok ? MLX5_MKEY_OK : MLX5_MKEY_PROT;
+}
+
 /* An MTT key's pages, or a PA key's own addresses. */
 static Mlx5MkeyStatus direct_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, uint8_t *p,
                                  uint32_t len, bool write)
 {
+    if (mk->access_mode == MLX5_MKC_ACCESS_MODE_MEMIC) {
+        return memic_dma(fw, mk, addr, p, len, write);
+    }
     if (mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT) {     /* PA */
         int r = write ? mlx5_dma_write(fw, addr, p, len) : mlx5_dma_read(fw, addr, p, len);
         return r ? MLX5_MKEY_NO_MEM : MLX5_MKEY_OK;

@@ -12,6 +12,9 @@
  *   0x0000-0x200f  initialization segment (firmware-sim/iseg.c)
  *   0x4000         MSI-X table, 0x6000 MSI-X PBA
  *   0x8000-        UAR pages 8 ... (doorbells, hw-rdma/device.c)
+ *   top 256 KiB    device memory (MEMIC, firmware-sim/memic.c): RAM
+ *                  over the device's bytes, so ibv_memcpy_to_dm is a
+ *                  memory copy, not an MMIO exit per word
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
@@ -44,6 +47,7 @@ struct Mlx5State {
 
     MemoryRegion bar0;
     MemoryRegion mmio;
+    MemoryRegion memic;
     NICState *nic;
     NICConf conf;
     QEMUBH *cmd_bh;
@@ -361,6 +365,13 @@ static void mlx5_realize(PCIDevice *pd, Error **errp)
     memory_region_init_io(&s->mmio, OBJECT(s), &mlx5_mmio_ops, s, "mlx5-mmio",
                           MLX5_BAR0_SIZE);
     memory_region_add_subregion_overlap(&s->bar0, 0, &s->mmio, -1);
+    /* QEMU's RAM, so it outlives the core (freed with the device object,
+     * after mlx5_exit), lent to the firmware as its device memory. */
+    if (!memory_region_init_ram(&s->memic, OBJECT(s), "mlx5-memic", MLX5_MEMIC_BAR_BYTES,
+                                errp)) {
+        return;
+    }
+    memory_region_add_subregion(&s->bar0, MLX5_MEMIC_BAR_OFFSET, &s->memic);
     pci_register_bar(pd, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 | PCI_BASE_ADDRESS_MEM_PREFETCH,
                      &s->bar0);
@@ -395,6 +406,7 @@ static void mlx5_realize(PCIDevice *pd, Error **errp)
     pstrcpy(cfg.psid, sizeof(cfg.psid), s->psid);
     cfg.cq_moderation = s->cq_moderation;
     cfg.roce_loopback = true;
+    cfg.memic = memory_region_get_ram_ptr(&s->memic);
     s->dev = mlx5_dev_new(&mlx5_platform, s, &cfg);
     mlx5_dev_set_link(s->dev, mlx5_link_carrier(s));
     trace_mlx5_dev_realize(s->device_id, s->msix_vectors, s->fw_version);

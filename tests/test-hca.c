@@ -612,6 +612,19 @@ static void lifecycle(Harness *h)
     h_destroy(h, OP_DEALLOC_PD, h_alloc_simple(h, OP_ALLOC_PD));
     h_destroy(h, OP_DEALLOC_UAR, h_alloc_simple(h, OP_ALLOC_UAR));
     {
+        g_autoptr(HCmd) am = hcmd_new(OP_ALLOC_MEMIC, 0);
+        g_autoptr(HCmd) dm = hcmd_new(OP_DEALLOC_MEMIC, 0);
+
+        IN_SET(am, alloc_memic_in, range_start_addr, MLX5_MEMIC_BAR_OFFSET);
+        IN_SET(am, alloc_memic_in, range_size, 4096);
+        IN_SET(am, alloc_memic_in, memic_size, 64);
+        h_ok(h, am);
+        IN_SET(dm, dealloc_memic_in, memic_start_addr,
+               OUT_GET(am, alloc_memic_out, memic_start_addr));
+        IN_SET(dm, dealloc_memic_in, memic_size, 64);
+        h_ok(h, dm);
+    }
+    {
         HRing sq = h_create_sq(h, cq.num, 4), rq = h_create_rq(h, cq.num, 4);
         uint32_t tis = h_create_tis(h), tir = h_create_tir_direct(h, rq.num);
         uint32_t rqt = h_create_rqt(h, &rq.num, 1, 2);

@@ -211,12 +211,12 @@ static void test_mkey_bad_access_mode(void)
     h_bringup(h);
     mtt = mkey_cmd(h);
     mkc = IN_PTR(mtt, create_mkey_in, memory_key_mkey_entry);
-    PRM_SET(mkc, access_mode_1_0, mkc, 1);                 /* 5: MEMIC, not (yet) */
+    PRM_SET(mkc, access_mode_1_0, mkc, 0);                 /* 4: SW_ICM */
     PRM_SET(mkc, access_mode_4_2, mkc, 1);
     h_fail(h, mtt, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_ACCESS_MODE);
     high = mkey_cmd(h);
     mkc = IN_PTR(high, create_mkey_in, memory_key_mkey_entry);
-    PRM_SET(mkc, access_mode_4_2, mkc, 1);
+    PRM_SET(mkc, access_mode_4_2, mkc, 7);                 /* 28: none */
     h_fail(h, high, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_ACCESS_MODE);
 }
 

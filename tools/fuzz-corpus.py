@@ -212,6 +212,7 @@ SQ = {n: i for i, n in enumerate('a b c s ini ud gsi umr eth-sq uc1 uc2'.split()
 RQ = {n: i for i, n in enumerate('a b c srq xrc-srq ud gsi eth-rq uc1 uc2'.split())}
 QP = {n: i for i, n in enumerate('a b c s ini tgt ud gsi umr uc1 uc2'.split())}
 KEY_RAM, KEY_WINDOW, KEY_BOGUS = 0, 1, 2
+KEY_MEMIC = 5                           # 64 KiB of device memory, zero-based (world.c)
 # The world's KLM key (key 3, a window the UC QPs may bind) and MTT key
 # (key 4), after key 0's, as CREATE_MKEY numbers them (fuzz-replay --run
 # fuzz-ops on an empty input with MLX5EMU_TRACE=mlx5_mkey_create shows
@@ -248,6 +249,14 @@ def scenarios(g):
                           .post_send(SQ['b'], WQE['READ'], [O().raddr(KEY_RAM, B_OFF),
                                                             O().data(300, KEY_RAM, A_OFF + 4096)])
                           .simple('TIMER').simple('DRAIN').b)
+    s['memic-write-read-atomic'] = (ops, O().post_send(SQ['b'], WQE['WRITE'], [O().raddr(KEY_MEMIC, 0x100),
+                                                                               O().data(300, KEY_RAM, A_OFF)])
+                                    .post_send(SQ['b'], WQE['READ'], [O().raddr(KEY_MEMIC, 0x100),
+                                                                      O().data(300, KEY_MEMIC, 0x8000)])
+                                    .post_send(SQ['c'], WQE['FA'], [O().raddr(KEY_MEMIC, 0x8), O().atomic(5, 0),
+                                                                    O().data(8, KEY_MEMIC, 0x10)])
+                                    .post_send(SQ['a'], WQE['SEND'], [O().data(100, KEY_MEMIC, 0x100)])
+                                    .simple('TIMER').simple('DRAIN').b)
     s['rc-atomics'] = (ops, O().post_send(SQ['c'], WQE['CS'], [O().raddr(KEY_RAM, B_OFF), O().atomic(1, 0),
                                                                O().data(8, KEY_RAM, A_OFF)])
                        .post_send(SQ['c'], WQE['FA'], [O().raddr(KEY_RAM, B_OFF), O().atomic(5, 0),
