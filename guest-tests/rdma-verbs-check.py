@@ -906,21 +906,20 @@ class Check:
 
         expected = [pattern]
 
-        def write_read(self, qp, cq, mr, remote):
-            mr.write(pattern, size, 0)
-            w = SendWR(wr_id=1, opcode=E.IBV_WR_RDMA_WRITE, num_sge=1,
+        def whole(qp, cq, mr, remote, wr_id, opcode, what):
+            w = SendWR(wr_id=wr_id, opcode=opcode, num_sge=1,
                        sg=[SGE(mr.buf, size, mr.lkey)], send_flags=E.IBV_SEND_SIGNALED)
             w.set_wr_rdma(remote['rkey'], remote['addr'])
             qp.post_send(w)
-            bad = completed(cq, 1, 'RDMA WRITE of 64 KiB')
+            return completed(cq, 1, f'{what} of 64 KiB')
+
+        def write_read(self, qp, cq, mr, remote):
+            mr.write(pattern, size, 0)
+            bad = whole(qp, cq, mr, remote, 1, E.IBV_WR_RDMA_WRITE, 'RDMA WRITE')
             if bad:
                 return False, bad
             mr.write(bytes(size), size, 0)
-            r = SendWR(wr_id=2, opcode=E.IBV_WR_RDMA_READ, num_sge=1,
-                       sg=[SGE(mr.buf, size, mr.lkey)], send_flags=E.IBV_SEND_SIGNALED)
-            r.set_wr_rdma(remote['rkey'], remote['addr'])
-            qp.post_send(r)
-            bad = completed(cq, 1, 'RDMA READ of 64 KiB')
+            bad = whole(qp, cq, mr, remote, 2, E.IBV_WR_RDMA_READ, 'RDMA READ')
             if bad:
                 return False, bad
             got = mr.read(size, 0)
