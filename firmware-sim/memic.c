@@ -76,26 +76,27 @@ static void bits_assign(uint64_t *map, uint32_t first, uint32_t n, bool v)
     }
 }
 
-/* Whether granules [first, +n) are all allocated (v) or all free (!v);
- * whole words at a time where the range covers them. */
-static bool bits_all(const uint64_t *map, uint32_t first, uint32_t n, bool v)
+/* The first granule in [first, +n) that is not `v` (allocated or free),
+ * or UINT32_MAX; whole words at a time where the range covers them. */
+static uint32_t bits_first_not(const uint64_t *map, uint32_t first, uint32_t n, bool v)
 {
     uint32_t i = first, end = first + n;
 
     while (i < end) {
-        if (i % 64 == 0 && end - i >= 64) {
-            if (map[i / 64] != (v ? UINT64_MAX : 0)) {
-                return false;
-            }
+        if (i % 64 == 0 && end - i >= 64 && map[i / 64] == (v ? UINT64_MAX : 0)) {
             i += 64;
-        } else {
-            if (bit_get(map, i) != v) {
-                return false;
-            }
+        } else if (bit_get(map, i) == v) {
             i++;
+        } else {
+            return i;
         }
     }
-    return true;
+    return UINT32_MAX;
+}
+
+static bool bits_all(const uint64_t *map, uint32_t first, uint32_t n, bool v)
+{
+    return bits_first_not(map, first, n, v) == UINT32_MAX;
 }
 
 bool mlx5_memic_allocated(Mlx5Fw *fw, uint64_t off, uint64_t len)
@@ -142,17 +143,27 @@ static bool memic_granules(uint64_t start, uint64_t size, uint32_t *first, uint3
     return true;
 }
 
+static uint32_t align_up(uint32_t i, uint32_t step)
+{
+    return (i + step - 1) / step * step;
+}
+
 /* The first free run of `n` granules inside [first, +span) that starts on
- * a multiple of `step` granules; UINT32_MAX if none. */
+ * a multiple of `step` granules; UINT32_MAX if none.  A candidate that
+ * meets an allocated granule moves past it, so a search reads each
+ * granule of the range about once, however the window is carved up. */
 static uint32_t memic_find(const Mlx5Memic *m, uint32_t first, uint32_t span, uint32_t n,
                            uint32_t step)
 {
-    uint32_t at = (first + step - 1) / step * step;
+    uint32_t at = align_up(first, step);
 
-    for (; at >= first && at - first <= span && span - (at - first) >= n; at += step) {
-        if (bits_all(m->used, at, n, false)) {
+    while (at - first <= span && span - (at - first) >= n) {
+        uint32_t used = bits_first_not(m->used, at, n, false);
+
+        if (used == UINT32_MAX) {
             return at;
         }
+        at = align_up(used + 1, step);
     }
     return UINT32_MAX;
 }

@@ -134,10 +134,14 @@ static void test_memic_alloc(void)
     g_assert_cmphex(*memic_at(h, c), ==, 0);                /* cleared */
     c = memic_alloc(h, WIN + 8 * PAGE_4K, 16 * PAGE_4K, 16 * PAGE_4K, 0);
     g_assert_cmphex(c, ==, WIN + 8 * PAGE_4K);
-    g_assert_cmpuint(h->fw->memic.allocations, ==, 4);
-    g_assert_cmpuint(h_traced(h, "mlx5_memic_alloc"), ==, 5);
+    /* a hole too small is passed over: granules 0, 1 and 4 are taken,
+     * three go to 5-7 */
+    g_assert_cmphex(memic_alloc(h, WIN + 4 * 64, 64, 64, 0), ==, WIN + 4 * 64);
+    g_assert_cmphex(memic_alloc(h, WIN, PAGE_4K, 192, 0), ==, WIN + 5 * 64);
+    g_assert_cmpuint(h->fw->memic.allocations, ==, 6);
+    g_assert_cmpuint(h_traced(h, "mlx5_memic_alloc"), ==, 7);
     g_assert_cmpuint(h_traced(h, "NO_RES"), ==, 1);
-    g_assert_cmpuint(mlx5_dev_reset(h->dev, "test"), >=, 4);
+    g_assert_cmpuint(mlx5_dev_reset(h->dev, "test"), >=, 6);
     g_assert_cmpuint(h->fw->memic.allocations, ==, 0);
 }
 
