@@ -59,6 +59,11 @@ static const CapValue mlx5_caps[] = {
     GEN(rts2rts_qp_counters_set_id, 1),     /* rdma statistic qp bind on a live QP */
     GEN(pkey_table_size, 0),                /* 128 entries */
     GEN(mcam_reg, 1),                       /* MCQS/MCQI: devlink fw.version */
+    /* qpc.block_lb_mc is honoured (hw-rdma/transport.c mcast_loops_back):
+     * mlx5_ib then accepts IBV_QP_CREATE_BLOCK_SELF_MCAST_LB (qp.c
+     * process_create_flags), which rdma-core's suite asks of UD and raw
+     * packet QPs at random. */
+    GEN(block_lb_mc, 1),
     GEN(cq_resize, 1),                      /* MODIFY_CQ op_mod 1 (cq.c) */
     GEN(uc, 1),                             /* UC QPs (hw-rdma/rc*.c, unreliable) */
     GEN(nic_flow_table, 1),
