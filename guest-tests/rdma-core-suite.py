@@ -17,7 +17,8 @@ errors - and:
   - on any other device (Soft-RoCE, the reference run beside it) the counts
     and the failures, as information: they are not this project's.
 Then the skip reasons, most frequent first (docs/conformance.md explains
-each).
+each).  The whole unittest report goes to /job/suite-$IBDEV.log: on the
+host, the node's directory of the run (scripts/vm).
 
 Environment: IBDEV and GID_INDEX (guest-tests/init), SUITE_TIMEOUT (s,
 default 2400), SUITE_ARGS (extra run_tests.py arguments, e.g. a test name),
@@ -134,8 +135,15 @@ def main():
         out, status = p.stdout.decode(errors='replace'), p.returncode
     except subprocess.TimeoutExpired as e:
         out, status = (e.stdout or b'').decode(errors='replace'), 'timeout'
-    with open(f'/tmp/suite-{dev}.log', 'w') as f:
-        f.write(out)
+    # The whole unittest report, kept with the run's logs on the host
+    # (/job is the node's directory there: scripts/vm).
+    for d in ('/job', '/tmp'):
+        try:
+            with open(f'{d}/suite-{dev}.log', 'w') as f:
+                f.write(out)
+            break
+        except OSError:
+            continue
     ran = RAN.search(out)
     results = results_of(out)
     bad = {short(n, w): kind for kind, n, w in BAD.findall(out)}
