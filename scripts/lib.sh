@@ -73,10 +73,11 @@ HOST_PACKAGES=(
     debootstrap busybox-static cpio xz-utils zstd kmod
     seabios ipxe-qemu qemu-system-data
     linux-headers-amd64 clang libclang-rt-14-dev tshark
+    libibverbs-dev
 )
 
 host_setup() {
-    local stamp=$MLX5EMU_CACHE/.host-setup-v1
+    local stamp=$MLX5EMU_CACHE/.host-setup-v2
     if [ -f "$stamp" ] && command -v meson >/dev/null && \
        meson_ok && command -v debootstrap >/dev/null; then
         return
@@ -223,6 +224,25 @@ qemu_fuzz_build() {
 }
 
 # --- guests -----------------------------------------------------------------
+
+# The C programs of guest-tests/c (verbs tests, labs), built on the host
+# against its libibverbs into the cache, once per version of their
+# sources; echo the directory.  They run in every guest release: the
+# guests' libibverbs.so.1 keeps its ABI and their glibc is no older.
+guest_programs() {
+    local src=$MLX5EMU_ROOT/guest-tests/c f dir
+    dir=$MLX5EMU_CACHE/guest-bin/$( (cd "$src" && ls ./*.c && cat ./*.c) | md5sum | cut -c1-12)
+    if [ ! -f "$dir/.built" ]; then
+        [ -f /usr/include/infiniband/verbs.h ] || host_setup
+        mkdir -p "$dir"
+        for f in "$src"/*.c; do
+            cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -o "$dir/$(basename "$f" .c)" "$f" \
+                -libverbs || die "cannot build $f"
+        done
+        touch "$dir/.built"
+    fi
+    echo "$dir"
+}
 
 # Set GUEST_DIR, GUEST_ROOT, GUEST_KERNEL, GUEST_INITRD for a Debian release
 # (built by scripts/build-guest).
