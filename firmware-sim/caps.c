@@ -235,6 +235,7 @@ typedef struct CapSetField {
 } CapSetField;
 #define CAP_SET_GEN_(f, kind) { MLX5_CAP_GENERAL, PRM_OFF(cmd_hca_cap, f), kind }
 #define CAP_SET_ROCE_(f, kind) { MLX5_CAP_ROCE, PRM_OFF(roce_cap, f), kind }
+#define CAP_SET_ODP_(f, kind) { MLX5_CAP_ODP, PRM_OFF(odp_cap, f), kind }
 
 /* What the fields are, where it is not "a limit".  Every field of
  * cmd_hca_cap wider than 16 bits has a row: a wide field is as likely a
@@ -255,6 +256,13 @@ static const CapSetField cap_set_fields[] = {
     CAP_SET_GEN_(num_of_uars_per_page, CAP_SET_FIXED),  /* BAR0's UAR geometry */
     CAP_SET_ROCE_(roce_version, CAP_SET_MASK),          /* bit 0 RoCE v1, bit 2 v2 */
     CAP_SET_ROCE_(l3_type, CAP_SET_MASK),               /* bit 1 IPv4, bit 2 IPv6 */
+    /* what each transport may fault on, a bit per operation: mlx5_core
+     * turns on the SRQ, XRC and DC ones MAX has (main.c handle_hca_cap_odp) */
+    CAP_SET_ODP_(rc_odp_caps, CAP_SET_MASK),
+    CAP_SET_ODP_(uc_odp_caps, CAP_SET_MASK),
+    CAP_SET_ODP_(ud_odp_caps, CAP_SET_MASK),
+    CAP_SET_ODP_(xrc_odp_caps, CAP_SET_MASK),
+    CAP_SET_ODP_(dc_odp_caps, CAP_SET_MASK),
 };
 
 static CapSetKind cap_set_kind(unsigned type, const PrmField *f)
@@ -308,6 +316,8 @@ static const PrmLayout *cap_set_layout(unsigned type)
         return prm_layout_find("cmd_hca_cap");
     case MLX5_CAP_ROCE:
         return prm_layout_find("roce_cap");
+    case MLX5_CAP_ODP:
+        return prm_layout_find("odp_cap");
     default:
         return NULL;
     }

@@ -72,7 +72,7 @@ enum {
  * Mlx5Fw.caps_max/caps_cur; QUERY_HCA_CAP of any other type is
  * BAD_CAP_TYPE (caps.c).  A page per slot, not per type: 64 types of
  * 4 KiB, twice, were 512 KiB to clear for every Mlx5Fw. */
-#define MLX5_CAP_SLOTS 6
+#define MLX5_CAP_SLOTS 7
 static inline int mlx5_cap_slot(unsigned type)
 {
     switch (type) {
@@ -82,6 +82,7 @@ static inline int mlx5_cap_slot(unsigned type)
     case MLX5_CAP_ROCE: return 3;
     case MLX5_CAP_FLOW_TABLE: return 4;
     case MLX5_CAP_DEVICE_MEM: return 5;
+    case MLX5_CAP_ODP: return 6;
     default: return -1;
     }
 }

@@ -416,6 +416,25 @@
     F(atomic_caps, atomic_size_qp, 0xb0, 16) \
     F(atomic_caps, atomic_size_dc, 0xd0, 16)
 
+/* On-demand paging capabilities, QUERY_HCA_CAP type 2 (the transport
+ * page-fault scheme's half: docs/odp-driver-map.md 1.2), and what each
+ * transport may fault on. */
+#define PRM_FIELDS_odp_cap(F) \
+    F(odp_cap, sig, 0x40, 1) \
+    F(odp_cap, rc_odp_caps, 0x80, 32) \
+    F(odp_cap, uc_odp_caps, 0xa0, 32) \
+    F(odp_cap, ud_odp_caps, 0xc0, 32) \
+    F(odp_cap, xrc_odp_caps, 0xe0, 32) \
+    F(odp_cap, dc_odp_caps, 0x100, 32)
+
+#define PRM_FIELDS_odp_per_transport_service_cap(F) \
+    F(odp_per_transport_service_cap, send, 0x0, 1) \
+    F(odp_per_transport_service_cap, receive, 0x1, 1) \
+    F(odp_per_transport_service_cap, write, 0x2, 1) \
+    F(odp_per_transport_service_cap, read, 0x3, 1) \
+    F(odp_per_transport_service_cap, atomic, 0x4, 1) \
+    F(odp_per_transport_service_cap, srq_receive, 0x5, 1)
+
 /* Device memory (MEMIC) capabilities, QUERY_HCA_CAP type 0xf. */
 #define PRM_FIELDS_device_mem_cap(F) \
     F(device_mem_cap, memic, 0x0, 1) \
@@ -2167,6 +2186,8 @@
     L(roce_cap, 0x800) \
     L(atomic_caps, 0x800) \
     L(device_mem_cap, 0x800) \
+    L(odp_cap, 0x800) \
+    L(odp_per_transport_service_cap, 0x20) \
     L(flow_table_nic_cap, 0x8000) \
     L(flow_table_prop_layout, 0x200) \
     L(query_issi_out, 0x380) \
