@@ -369,6 +369,13 @@ enum {
     MLX5_MKC_ACCESS_MODE_KLMS = 2, MLX5_MKC_ACCESS_MODE_KSM = 3,
     MLX5_MKC_ACCESS_MODE_MEMIC = 5,
 };
+/* An MTT entry's low bits (PRM "mtt": rd_en, wr_en; mlx5_ib
+ * MLX5_IB_MTT_READ/WRITE): the page may be read, written.  A device that
+ * pages (cmd_hca_cap.pg) takes a missing bit for a page not present
+ * (docs/odp-driver-map.md 4.1); the address is the bits above the page
+ * size. */
+enum { MLX5_MTT_RD_EN = 1u << 0, MLX5_MTT_WR_EN = 1u << 1 };
+
 static inline bool mlx5_mkey_mode_indirect(unsigned mode)
 {
     return mode == MLX5_MKC_ACCESS_MODE_KLMS || mode == MLX5_MKC_ACCESS_MODE_KSM;

@@ -161,16 +161,18 @@ static uint64_t mkey_mtt_capacity(const uint8_t *mkc)
     return (n + 7) & ~7ull;
 }
 
-/* An MTT key's page list (create_mkey_in.klm_pas_mtt, 8 bytes per page,
- * the low bits are access flags mlx5_ib sets: MLX5_IB_MTT_READ/WRITE).
- * It must cover [start_addr, +len) and lie inside the command.  A free
- * key gets its list from UMR later (hw-rdma/umr.c). */
+/* An MTT key's page list (create_mkey_in.klm_pas_mtt, 8 bytes per page).
+ * It must cover [start_addr, +len) and lie inside the command.  Each
+ * entry keeps its rd_en/wr_en bits when the command says they are meant
+ * (pg_access: mlx5_ib sets it and the bits once the device pages, mr.c
+ * reg_create); otherwise the page may be read and written.  A free key
+ * gets its list from UMR later (hw-rdma/umr.c), bits as written. */
 static unsigned mkey_load_mtt(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mkey *mk)
 {
     uint64_t avail = (c->inlen - PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt)) / 8;
     uint64_t page = (uint64_t)1 << mk->log_page_size;
     uint64_t cap = mkey_mtt_capacity(mkc);
-    uint64_t need;
+    uint64_t need, bits;
 
     if (mk->log_page_size < 12 || mk->log_page_size > 30) {
         return CMD_FAIL(c, BAD_PARAM, BAD_PAGE_SIZE);
@@ -191,8 +193,11 @@ static unsigned mkey_load_mtt(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *mkc, Mlx5Mk
     if (!mlx5_mkey_mtt_grow(mk, need)) {
         return CMD_FAIL(c, LIM_ERR, HOST_MEMORY);
     }
+    bits = PRM_GET(create_mkey_in, pg_access, c->in) ? MLX5_MTT_RD_EN | MLX5_MTT_WR_EN : 0;
     for (uint64_t i = 0; i < need; i++) {
-        mk->mtt[i] = prm_be64(PRM_PTR(create_mkey_in, klm_pas_mtt, c->in) + i * 8) & ~(page - 1);
+        uint64_t e = prm_be64(PRM_PTR(create_mkey_in, klm_pas_mtt, c->in) + i * 8);
+
+        mk->mtt[i] = (e & ~(page - 1)) | (bits ? e & bits : MLX5_MTT_RD_EN | MLX5_MTT_WR_EN);
     }
     return MLX5_CMD_STAT_OK;
 }

@@ -84,14 +84,22 @@ bool mlx5_mkey_allows(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr, uint
 
 /* Guest-physical address of `addr` in an MTT key, and how many bytes of
  * that page follow it.  An entry's bits below the page size are flags
- * (mlx5_ib MLX5_IB_MTT_READ/WRITE), not address. */
-static bool mtt_translate(const Mlx5Mkey *mk, uint64_t addr, uint64_t *pa, uint64_t *room)
+ * (rd_en, wr_en), not address.  While the device pages (pg) they say
+ * whether the page is there for a read, a write: one that is not is no
+ * translation - an entry zapped to 0 never reaches guest address 0.
+ * (Until page faults exist, pg is 0 and a missing page cannot occur.) */
+static bool mtt_translate(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, bool write,
+                          uint64_t *pa, uint64_t *room)
 {
     uint64_t page = (uint64_t)1 << mk->log_page_size;
     uint64_t off = (mk->start_addr & (page - 1)) + (addr - mk->start_addr);
     uint64_t i = off >> mk->log_page_size;
 
     if (i >= mk->nmtt) {
+        return false;
+    }
+    if (MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, pg) &&
+        !(mk->mtt[i] & (write ? MLX5_MTT_WR_EN : MLX5_MTT_RD_EN))) {
         return false;
     }
     *pa = (mk->mtt[i] & ~(page - 1)) + (off & (page - 1));
@@ -224,7 +232,7 @@ static Mlx5MkeyStatus direct_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, 
         uint32_t n;
         int r;
 
-        if (!mtt_translate(mk, addr, &pa, &room)) {
+        if (!mtt_translate(fw, mk, addr, write, &pa, &room)) {
             return MLX5_MKEY_PROT;
         }
         n = (uint32_t)MIN((uint64_t)len, room);

@@ -433,6 +433,62 @@ static uint32_t indirect_key(Harness *h, unsigned mode, unsigned log_entity, uin
 /* A WRITE through a KLM key whose two entries name two keys lands in both
  * (100 bytes at the first, 200 at the second), and a KSM key's 4 KiB
  * entities the same way. */
+/* An MTT key of three pages made as mlx5_ib makes one when the device
+ * pages (pg_access, each entry's rd_en/wr_en): readable and writable, read
+ * only, absent (0). */
+static uint32_t presence_key(Harness *h, bool pg_access)
+{
+    uint32_t base = PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt);
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc;
+
+    hcmd_grow_in(c, base + 24);
+    mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+    mkc_all_rights(mkc, h->pd);
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_MTT);
+    PRM_SET(mkc, start_addr, mkc, 0x7000000);
+    PRM_SET(mkc, len, mkc, 3 * PAGE);
+    PRM_SET(mkc, log_page_size, mkc, 12);
+    PRM_SET(mkc, translations_octword_size, mkc, 2);
+    IN_SET(c, create_mkey_in, translations_octword_actual_size, 2);
+    IN_SET(c, create_mkey_in, pg_access, pg_access);
+    prm_put_be64(c->in + base, (B_BUF + PAGE) | MLX5_MTT_RD_EN | MLX5_MTT_WR_EN);
+    prm_put_be64(c->in + base + 8, (B_BUF + 2 * PAGE) | MLX5_MTT_RD_EN);
+    prm_put_be64(c->in + base + 16, 0);
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8;
+}
+
+/* While the device pages, an entry's rd_en/wr_en say whether the page is
+ * there for a read, a write; an entry zapped to 0 reaches nothing, not
+ * guest address 0.  Without pg_access the bits were never meant (every
+ * page may be read and written), and while the device does not page they
+ * are not looked at. */
+static void test_mtt_presence_bits(void)
+{
+    for (int pg = 0; pg <= 1; pg++) {
+        g_autoptr(RcEnv) e = env_new(10);
+        Harness *h = e->h;
+        uint32_t key = presence_key(h, true), open = presence_key(h, false);
+        uint8_t b[16];
+
+        PRM_SET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), pg);
+        g_assert_cmpint(mlx5_mkey_dma(h->fw, key, h->pd, 0x7000000, b, 16,
+                                      MLX5_MKEY_LOCAL_WRITE), ==, MLX5_MKEY_OK);
+        g_assert_cmpint(mlx5_mkey_dma(h->fw, key, h->pd, 0x7001000, b, 16,
+                                      MLX5_MKEY_LOCAL_READ), ==, MLX5_MKEY_OK);
+        g_assert_cmpint(mlx5_mkey_dma(h->fw, key, h->pd, 0x7001000, b, 16,
+                                      MLX5_MKEY_LOCAL_WRITE), ==,
+                        pg ? MLX5_MKEY_PROT : MLX5_MKEY_OK);
+        /* without pg the entry is the address 0, which is no RAM here */
+        g_assert_cmpint(mlx5_mkey_dma(h->fw, key, h->pd, 0x7002000, b, 16,
+                                      MLX5_MKEY_LOCAL_READ), ==,
+                        pg ? MLX5_MKEY_PROT : MLX5_MKEY_NO_MEM);
+        g_assert_cmpint(mlx5_mkey_dma(h->fw, open, h->pd, 0x7001000, b, 16,
+                                      MLX5_MKEY_LOCAL_WRITE), ==, MLX5_MKEY_OK);
+    }
+}
+
 static void test_indirect_write_spans_keys(void)
 {
     g_autoptr(RcEnv) e = env_new(10);
@@ -986,6 +1042,7 @@ int main(int argc, char **argv)
     g_test_add_func("/umr/bad-inputs", test_umr_bad_inputs);
     g_test_add_func("/umr/on-ud", test_umr_on_ud);
     g_test_add_func("/umr/user-qp-refused", test_umr_user_qp_refused);
+    g_test_add_func("/umr/mtt-presence-bits", test_mtt_presence_bits);
     g_test_add_func("/umr/indirect-write-spans-keys", test_indirect_write_spans_keys);
     g_test_add_func("/umr/indirect-refused", test_indirect_refused);
     g_test_add_func("/umr/indirect-create-refused", test_indirect_create_refused);
