@@ -172,7 +172,7 @@ void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
     }
 }
 
-void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
+bool mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
                         const uint8_t data[EQE_DATA_BYTES])
 {
     GHashTableIter it;
@@ -183,10 +183,11 @@ void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
         Mlx5Eq *eq = v;
         if (eq_wants(eq, type)) {
             mlx5_eq_post(fw, eq, type, sub_type, data);
-            return;
+            return true;
         }
     }
     mlx5emu_trace_eq_no_subscriber(type, sub_type);
+    return false;
 }
 
 void mlx5_eq_post_qp_srq(Mlx5Fw *fw, uint8_t type, uint32_t num, uint8_t queue_kind)

@@ -111,6 +111,7 @@ enum {
     MLX5_EVENT_PORT_CHANGE = 0x09,
     MLX5_EVENT_CMD = 0x0a,
     MLX5_EVENT_PAGE_REQUEST = 0x0b,
+    MLX5_EVENT_PAGE_FAULT = 0x0c,
 };
 enum { MLX5_PORT_CHANGE_DOWN = 1, MLX5_PORT_CHANGE_ACTIVE = 4 };
 /* The queue kind in a QP/SRQ event (mlx5_eqe_qp_srq.type): mlx5_core finds
@@ -292,6 +293,11 @@ typedef struct Mlx5SendQueue {
     uint32_t user_index;        /* its CQEs' srqn_uidx (CQE version 1) */
     uint32_t uar_page;          /* the UAR page its doorbells come through */
     Mlx5Qp *qp;                 /* the QP it belongs to; NULL: an Ethernet SQ */
+    /* A page fault the WQE at hw_counter raised (hw-rdma/odp.c): the queue
+     * stalls until PAGE_FAULT_RESUME names it (type, token). */
+    bool pf_pending;
+    uint8_t pf_type;
+    uint32_t pf_token;
 } Mlx5SendQueue;
 
 /* A ring of receive WQEs: an Ethernet RQ's (CREATE_RQ) or a QP's own
@@ -536,6 +542,10 @@ typedef struct Mlx5DataPathOps {
     /* A reset left retired objects to free (Mlx5Fw.retired): call
      * mlx5_fw_reclaim, a slice's worth at a time, until none are left. */
     void (*reclaim_later)(void *dp);
+    /* PAGE_FAULT_RESUME: the fault of page-fault type `type` on work
+     * queue `wq` with `token` is resolved (error: it cannot be); false if
+     * no such fault is outstanding. */
+    bool (*page_fault_resume)(void *dp, unsigned type, uint32_t wq, uint32_t token, bool error);
 } Mlx5DataPathOps;
 
 enum { MLX5_HCA_DISABLED, MLX5_HCA_ENABLED, MLX5_HCA_INITIALIZED };
@@ -700,7 +710,8 @@ bool mlx5_memic_rw(Mlx5Fw *fw, uint64_t off, void *buf, uint64_t len, bool write
 /* Event queues (eq.c). */
 void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,
                   const uint8_t data[EQE_DATA_BYTES]);
-void mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
+/* To the first EQ subscribed to `type`: false if none is. */
+bool mlx5_eq_post_async(Mlx5Fw *fw, uint8_t type, uint8_t sub_type,
                         const uint8_t data[EQE_DATA_BYTES]);
 void mlx5_eq_doorbell(Mlx5Fw *fw, uint32_t uar_page, uint32_t val, bool arm);
 /* resources.c: true if a doorbell on UAR page `page` may move the queue

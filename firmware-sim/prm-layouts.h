@@ -615,6 +615,14 @@
     F(dealloc_memic_in, memic_start_addr, 0x80, 64) \
     F(dealloc_memic_in, memic_size, 0xc0, 32)
 
+#define PRM_FIELDS_page_fault_resume_in(F) \
+    F(page_fault_resume_in, opcode, 0x0, 16) \
+    F(page_fault_resume_in, op_mod, 0x30, 16) \
+    F(page_fault_resume_in, error, 0x40, 1) \
+    F(page_fault_resume_in, page_fault_type, 0x45, 3) \
+    F(page_fault_resume_in, wq_number, 0x48, 24) \
+    F(page_fault_resume_in, token, 0x68, 24)
+
 #define PRM_FIELDS_dealloc_uar_in(F) \
     F(dealloc_uar_in, opcode, 0x0, 16) \
     F(dealloc_uar_in, uid, 0x10, 16) \
@@ -2209,6 +2217,7 @@
     L(alloc_memic_in, 0x100) \
     L(alloc_memic_out, 0x80) \
     L(dealloc_memic_in, 0x100) \
+    L(page_fault_resume_in, 0x80) \
     L(alloc_pd_out, 0x80) \
     L(dealloc_pd_in, 0x80) \
     L(alloc_transport_domain_out, 0x80) \

@@ -55,6 +55,7 @@ typedef struct Mlx5DataPath {
     /* Resets so far: a QP's transport state made before the last one
      * belongs to a retired QP, in none of the lists above (transport.c). */
     uint32_t epoch;
+    uint32_t pf_tokens;         /* page faults raised: the next one's token (odp.c) */
 } Mlx5DataPath;
 
 struct Mlx5Device {
@@ -128,7 +129,9 @@ uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp);
 void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq);
 
 /* mkey.c */
-typedef enum { MLX5_MKEY_OK, MLX5_MKEY_PROT, MLX5_MKEY_NO_MEM } Mlx5MkeyStatus;
+/* ABSENT: a page the key maps is not present (only while the device
+ * pages, cmd_hca_cap.pg): a page fault, not an error (odp.c). */
+typedef enum { MLX5_MKEY_OK, MLX5_MKEY_PROT, MLX5_MKEY_NO_MEM, MLX5_MKEY_ABSENT } Mlx5MkeyStatus;
 /* Who touches the memory and how: the rights (lr, lw, rr, rw, a) checked;
  * an atomic reads and writes under the atomic right. */
 typedef enum {
@@ -157,6 +160,10 @@ bool mlx5_mkey_allows(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr, uint
  * PROT: the key does not allow it; NO_MEM: it translates outside RAM. */
 Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
                              void *buf, uint32_t len, Mlx5MkeyAccess acc);
+/* The checks and the translation of mlx5_mkey_dma, moving nothing: is
+ * every page of [addr, addr + len) there for the access? */
+Mlx5MkeyStatus mlx5_mkey_probe(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                               uint32_t len, Mlx5MkeyAccess acc);
 /* An 8-byte atomic at `va` (compare-and-swap or fetch-and-add); *orig
  * gets the value found there. */
 Mlx5MkeyStatus mlx5_mkey_atomic(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t va,
@@ -172,6 +179,10 @@ uint8_t mlx5_wqe_msg_len(const uint8_t *wqe, unsigned ds, unsigned first, bool i
                          uint64_t *len);
 Mlx5SglStatus mlx5_wqe_sgl(Mlx5Fw *fw, uint32_t pd, const uint8_t *wqe, unsigned ds,
                            unsigned first, uint32_t off, uint8_t *buf, uint32_t n, bool write);
+/* Does a pointer segment of the list name a page that is not present
+ * (MLX5_MKEY_ABSENT)?  Other faults of the list are left to the copy. */
+bool mlx5_wqe_sgl_absent(Mlx5Fw *fw, uint32_t pd, const uint8_t *wqe, unsigned ds,
+                         unsigned first, bool write);
 /* A receive WQE's list at guest address `addr` (`nseg` segments):
  * scatter `len` bytes at message offset `off` into it; its total length. */
 Mlx5SglStatus mlx5_recv_scatter(Mlx5Fw *fw, uint32_t pd, uint64_t addr, unsigned nseg,
@@ -194,6 +205,20 @@ typedef struct Mlx5SendWqe {
 void mlx5_sq_doorbell(Mlx5DataPath *dp, uint32_t uar_page, uint32_t sqn, uint16_t wqe_counter);
 /* Go on executing what a slice left (sched.c). */
 void mlx5_sq_resume(Mlx5DataPath *dp, uint32_t sqn);
+/* The WQE a page fault stalled the queue at fails with `syndrome` (the
+ * driver could not resolve the fault: odp.c). */
+void mlx5_sq_fail_stalled(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint8_t syndrome,
+                          const char *why);
+/* odp.c: page faults.  Does the device page (cmd_hca_cap.pg)?  Raise a
+ * WQE page fault of `type` (1: a send's gather list, 3: a READ's or an
+ * atomic's scatter list) for the WQE at wqe_index and stall the queue
+ * (false: no EQ takes page faults, nothing raised); PAGE_FAULT_RESUME's
+ * answer (Mlx5DataPathOps.page_fault_resume); a QP's state changed. */
+bool mlx5_odp_pages(Mlx5DataPath *dp);
+bool mlx5_odp_sq_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint16_t wqe_index, uint8_t type);
+bool mlx5_odp_resume(void *dp, unsigned type, uint32_t wq, uint32_t token, bool error);
+void mlx5_odp_qp_state(Mlx5Qp *qp, unsigned to);
+enum { MLX5_PF_TYPE_REQ_SEND_OR_WRITE = 1, MLX5_PF_TYPE_REQ_READ_OR_ATOMIC = 3 };
 /* A QP's send queue in ERR: complete its posted WQEs with WR_FLUSH_ERR;
  * how many. */
 unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq);

@@ -71,6 +71,7 @@ static const Mlx5DataPathOps mlx5_dp_ops = {
     .cq_destroyed = dp_cq_destroyed,
     .reset = dp_reset,
     .reclaim_later = dp_reclaim_later,
+    .page_fault_resume = mlx5_odp_resume,
 };
 
 /* --- life cycle ---------------------------------------------------------- */

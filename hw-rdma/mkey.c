@@ -88,23 +88,23 @@ bool mlx5_mkey_allows(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr, uint
  * whether the page is there for a read, a write: one that is not is no
  * translation - an entry zapped to 0 never reaches guest address 0.
  * (Until page faults exist, pg is 0 and a missing page cannot occur.) */
-static bool mtt_translate(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, bool write,
-                          uint64_t *pa, uint64_t *room)
+static Mlx5MkeyStatus mtt_translate(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, bool write,
+                                    uint64_t *pa, uint64_t *room)
 {
     uint64_t page = (uint64_t)1 << mk->log_page_size;
     uint64_t off = (mk->start_addr & (page - 1)) + (addr - mk->start_addr);
     uint64_t i = off >> mk->log_page_size;
 
     if (i >= mk->nmtt) {
-        return false;
+        return MLX5_MKEY_PROT;
     }
+    *room = page - (off & (page - 1));
     if (MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, pg) &&
         !(mk->mtt[i] & (write ? MLX5_MTT_WR_EN : MLX5_MTT_RD_EN))) {
-        return false;
+        return MLX5_MKEY_ABSENT;
     }
     *pa = (mk->mtt[i] & ~(page - 1)) + (off & (page - 1));
-    *room = page - (off & (page - 1));
-    return true;
+    return MLX5_MKEY_OK;
 }
 
 /* Indirect keys: entry i's key and address (the list's two slots). */
@@ -197,7 +197,7 @@ static Mlx5MkeyStatus indirect_dma(Mlx5Fw *fw, Mlx5Mkey *mk, uint64_t addr, uint
             return st;
         }
         off += n;
-        p += n;
+        p = p ? p + n : NULL;
         len -= n;
     }
     return MLX5_MKEY_OK;
@@ -210,13 +210,14 @@ static Mlx5MkeyStatus memic_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, u
                                 uint32_t len, bool write)
 {
     uint64_t off = mk->start_addr - MLX5_MEMIC_BAR_OFFSET + addr;
-    bool ok = mlx5_memic_rw(fw, off, p, len, write);
+    bool ok = p ? mlx5_memic_rw(fw, off, p, len, write) : mlx5_memic_allocated(fw, off, len);
 
     mlx5emu_trace_mkey_memic(mk->index, addr, off, len, write, ok);
     return ok ? MLX5_MKEY_OK : MLX5_MKEY_PROT;
 }
 
-/* An MTT key's pages, or a PA key's own addresses. */
+/* An MTT key's pages, or a PA key's own addresses; with no buffer (p
+ * NULL: mlx5_mkey_probe) the translation alone. */
 static Mlx5MkeyStatus direct_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, uint8_t *p,
                                  uint32_t len, bool write)
 {
@@ -224,24 +225,24 @@ static Mlx5MkeyStatus direct_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, 
         return memic_dma(fw, mk, addr, p, len, write);
     }
     if (mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT) {     /* PA */
-        int r = write ? mlx5_dma_write(fw, addr, p, len) : mlx5_dma_read(fw, addr, p, len);
+        int r = !p ? 0 : write ? mlx5_dma_write(fw, addr, p, len)
+                               : mlx5_dma_read(fw, addr, p, len);
         return r ? MLX5_MKEY_NO_MEM : MLX5_MKEY_OK;
     }
     while (len) {
         uint64_t pa, room;
         uint32_t n;
-        int r;
+        Mlx5MkeyStatus st = mtt_translate(fw, mk, addr, write, &pa, &room);
 
-        if (!mtt_translate(fw, mk, addr, write, &pa, &room)) {
-            return MLX5_MKEY_PROT;
+        if (st != MLX5_MKEY_OK) {
+            return st;
         }
         n = (uint32_t)MIN((uint64_t)len, room);
-        r = write ? mlx5_dma_write(fw, pa, p, n) : mlx5_dma_read(fw, pa, p, n);
-        if (r) {
+        if (p && (write ? mlx5_dma_write(fw, pa, p, n) : mlx5_dma_read(fw, pa, p, n))) {
             return MLX5_MKEY_NO_MEM;
         }
         addr += n;
-        p += n;
+        p = p ? p + n : NULL;
         len -= n;
     }
     return MLX5_MKEY_OK;
@@ -267,6 +268,12 @@ Mlx5MkeyStatus mlx5_mkey_dma(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t add
                              void *buf, uint32_t len, Mlx5MkeyAccess acc)
 {
     return mkey_dma_at(fw, key, pd, addr, buf, len, acc, 0);
+}
+
+Mlx5MkeyStatus mlx5_mkey_probe(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
+                               uint32_t len, Mlx5MkeyAccess acc)
+{
+    return mkey_dma_at(fw, key, pd, addr, NULL, len, acc, 0);
 }
 
 /* IBA 9.4.5: the 8-byte target of an atomic is naturally aligned and the

@@ -343,6 +343,20 @@ static uint8_t *xrc_wqe_copy(const uint8_t *wqe, unsigned ds, Mlx5RcWqe *r)
     return copy;
 }
 
+bool mlx5_rc_wqe_absent(Mlx5DataPath *dp, const Mlx5QpTransport *t, const Mlx5SendWqe *w,
+                        uint8_t *type)
+{
+    unsigned first = first_data_seg(w->opcode);
+    bool scatter = mlx5_rc_is_read_or_atomic(w->opcode);
+
+    if (!first) {
+        return false;
+    }
+    first += t->qp->st == MLX5_QP_ST_XRC;       /* the XRC segment after ctrl */
+    *type = scatter ? MLX5_PF_TYPE_REQ_READ_OR_ATOMIC : MLX5_PF_TYPE_REQ_SEND_OR_WRITE;
+    return mlx5_wqe_sgl_absent(dp->fw, t->qp->pd, w->bytes, w->ds, first, scatter);
+}
+
 /* More WQEs outstanding than the send queue has slots, or more bytes of
  * them than it holds: the driver reused a slot it was never given back
  * (undefined); the oldest go, so a guest cannot grow this past what the

@@ -127,39 +127,65 @@ static bool sq_exec_umr(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *
     return true;
 }
 
+/* What became of a WQE sq_exec ran. */
+typedef enum { SQ_WQE_DONE, SQ_WQE_FAILED, SQ_WQE_UNFINISHED, SQ_WQE_STALLED } SqWqeRun;
+
+/* While the device pages, a WQE whose list names a page that is not
+ * present is not started: a page fault stalls the queue at it (odp.c).
+ * Without an EQ to report the fault to, it fails as a protection error. */
+static SqWqeRun sq_page_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
+                              Mlx5QpTransport *t)
+{
+    uint8_t type = MLX5_PF_TYPE_REQ_SEND_OR_WRITE;
+    bool absent = mlx5_qp_st_is_ud(sq->qp->st) ? mlx5_ud_wqe_absent(dp, t, w)
+                                               : mlx5_rc_wqe_absent(dp, t, w, &type);
+
+    if (!absent) {
+        return SQ_WQE_DONE;
+    }
+    if (!mlx5_odp_sq_fault(dp, sq, w->index, type)) {
+        sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+                 "page not present and no EQ takes page faults");
+        return SQ_WQE_FAILED;
+    }
+    return SQ_WQE_STALLED;
+}
+
 /* A WQE on a QP's send queue: its transport's. */
-static bool sq_exec_qp(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w)
+static SqWqeRun sq_exec_qp(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w)
 {
     Mlx5QpTransport *t = mlx5_qp_transport(sq->qp);
     uint8_t syndrome;
+    SqWqeRun fault;
 
     if (w->opcode == MLX5_OPCODE_UMR) {
-        return sq_exec_umr(dp, sq, w);
+        return sq_exec_umr(dp, sq, w) ? SQ_WQE_DONE : SQ_WQE_FAILED;
+    }
+    if (!mlx5_qp_st_is_ud(sq->qp->st) && !mlx5_qp_st_is_connected(sq->qp->st)) {
+        sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+                 "opcode not supported on this QP type");
+        return SQ_WQE_FAILED;
+    }
+    fault = mlx5_odp_pages(dp) ? sq_page_fault(dp, sq, w, t) : SQ_WQE_DONE;
+    if (fault != SQ_WQE_DONE) {
+        return fault;
     }
     if (mlx5_qp_st_is_ud(sq->qp->st)) {
         syndrome = mlx5_ud_post(dp, t, w);
         if (syndrome) {
             sq_error(dp, sq, w, syndrome, "UD send WQE failed");
-            return false;
+            return SQ_WQE_FAILED;
         }
         sq_complete_wqe(dp, sq, w, 0);      /* a datagram is done once sent */
-        return true;
-    }
-    if (!mlx5_qp_st_is_connected(sq->qp->st)) {
-        sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
-                 "opcode not supported on this QP type");
-        return false;
+        return SQ_WQE_DONE;
     }
     syndrome = mlx5_rc_post(dp, t, w);
     if (syndrome) {
         sq_error(dp, sq, w, syndrome, "RC send WQE failed");
-        return false;
+        return SQ_WQE_FAILED;
     }
-    return true;                            /* the completer writes its CQE */
+    return SQ_WQE_DONE;                     /* the completer writes its CQE */
 }
-
-/* What became of a WQE sq_exec ran. */
-typedef enum { SQ_WQE_DONE, SQ_WQE_FAILED, SQ_WQE_UNFINISHED } SqWqeRun;
 
 static SqWqeRun sq_exec_eth(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w)
 {
@@ -196,7 +222,7 @@ static SqWqeRun sq_exec(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *
         return SQ_WQE_DONE;
     }
     if (sq->qp) {
-        return sq_exec_qp(dp, sq, w) ? SQ_WQE_DONE : SQ_WQE_FAILED;
+        return sq_exec_qp(dp, sq, w);
     }
     return sq_exec_eth(dp, sq, w);
 }
@@ -217,7 +243,8 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
 {
     uint16_t pc = (uint16_t)(sq->hw_counter + posted);
 
-    while ((uint16_t)sq->hw_counter != pc && sq->state == MLX5_RQC_STATE_RDY) {
+    while ((uint16_t)sq->hw_counter != pc && sq->state == MLX5_RQC_STATE_RDY &&
+           !sq->pf_pending) {
         Mlx5SendWqe w;
         SqWqeRun run;
 
@@ -247,9 +274,11 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
          * flush meanwhile flushes it. */
         sq->hw_counter = (uint16_t)(sq->hw_counter + mlx5_wqe_blocks(w.ds));
         run = sq_exec(dp, sq, &w);
-        if (run == SQ_WQE_UNFINISHED) {
-            sq->hw_counter = w.index;
-            mlx5_defer(dp, MLX5_DEFER_SQ, sq->num);
+        if (run == SQ_WQE_UNFINISHED || run == SQ_WQE_STALLED) {
+            sq->hw_counter = w.index;       /* the resume (odp.c) goes on from it */
+            if (run == SQ_WQE_UNFINISHED) {
+                mlx5_defer(dp, MLX5_DEFER_SQ, sq->num);
+            }
             return;
         }
         sq->lso_sent = 0;
@@ -257,6 +286,18 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
             return;
         }
     }
+}
+
+void mlx5_sq_fail_stalled(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint8_t syndrome,
+                          const char *why)
+{
+    Mlx5SendWqe w;
+
+    if (sq->state != MLX5_RQC_STATE_RDY || !sq_fetch(dp, sq, (uint16_t)sq->hw_counter, &w)) {
+        return;
+    }
+    sq->hw_counter = (uint16_t)(sq->hw_counter + mlx5_wqe_blocks(w.ds));
+    sq_error(dp, sq, &w, syndrome, why);
 }
 
 void mlx5_sq_resume(Mlx5DataPath *dp, uint32_t sqn)

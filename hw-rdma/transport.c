@@ -132,6 +132,7 @@ void mlx5_transport_qp_state(Mlx5DataPath *dp, Mlx5Qp *qp, unsigned from, unsign
     Mlx5QpTransport *t = mlx5_qp_transport(qp);
     bool runs = mlx5_qp_st_is_connected(qp->st) || mlx5_qp_st_is_ud(qp->st);
 
+    mlx5_odp_qp_state(qp, to);
     if (!t) {
         return;
     }

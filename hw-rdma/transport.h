@@ -204,6 +204,10 @@ void mlx5_rq_unwatch(Mlx5DataPath *dp, Mlx5QpTransport *t);
  * the QP entering ERR (its send WQEs in flight flushed: how many); its
  * timer no longer needed. */
 uint8_t mlx5_rc_post(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe *w);
+/* Does the WQE's list name a page that is not present (odp.c)?  *type:
+ * the page-fault type it raises (a gather list's or a scatter list's). */
+bool mlx5_rc_wqe_absent(Mlx5DataPath *dp, const Mlx5QpTransport *t, const Mlx5SendWqe *w,
+                        uint8_t *type);
 void mlx5_rc_post_local(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe *w);
 void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const Mlx5RocePkt *p);
 unsigned mlx5_rc_flush(Mlx5DataPath *dp, Mlx5QpTransport *t);
@@ -230,6 +234,8 @@ void mlx5_rc_wqe_push(Mlx5RcWqes *l, const Mlx5RcWqe *r);
 /* ud.c: take one send WQE of a UD or GSI QP (0, or the syndrome to fail it
  * with; the caller writes its CQE); a datagram that parsed as RoCEv2 UD. */
 uint8_t mlx5_ud_post(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe *w);
+/* Does the datagram's gather list name a page that is not present? */
+bool mlx5_ud_wqe_absent(Mlx5DataPath *dp, const Mlx5QpTransport *t, const Mlx5SendWqe *w);
 void mlx5_ud_receive(Mlx5DataPath *dp, const uint8_t *frame, const Mlx5RocePkt *p);
 
 /* umr.c: apply a UMR WQE of `qp` to the key it names; 0, or the error CQE

@@ -87,6 +87,12 @@ static bool ud_pkt_init(Mlx5Fw *fw, const Mlx5Qp *qp, const uint8_t *av, Mlx5Roc
     return true;
 }
 
+bool mlx5_ud_wqe_absent(Mlx5DataPath *dp, const Mlx5QpTransport *t, const Mlx5SendWqe *w)
+{
+    return w->ds > UD_FIRST_DATA_SEG &&
+           mlx5_wqe_sgl_absent(dp->fw, t->qp->pd, w->bytes, w->ds, UD_FIRST_DATA_SEG, false);
+}
+
 uint8_t mlx5_ud_post(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe *w)
 {
     const Mlx5Qp *qp = t->qp;

@@ -30,6 +30,7 @@ const char *mlx5_sgl_status_name(Mlx5SglStatus st)
         [MLX5_SGL_NO_MEM] = "data address outside guest memory",
         [MLX5_SGL_TOO_LONG] = "more data than the list holds",
         [MLX5_SGL_BAD_INLINE] = "inline data beyond the WQE",
+        [MLX5_SGL_ABSENT] = "a page not present",
     };
     return st < G_N_ELEMENTS(names) ? names[st] : "?";
 }
@@ -40,6 +41,7 @@ uint8_t mlx5_sgl_syndrome(Mlx5SglStatus st)
     case MLX5_SGL_OK:
         return 0;
     case MLX5_SGL_BAD_KEY:
+    case MLX5_SGL_ABSENT:
         return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
     default:
         return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
@@ -55,6 +57,8 @@ Mlx5SglStatus mlx5_sge_dma(Mlx5Fw *fw, uint32_t pd, uint32_t lkey, uint64_t addr
         return MLX5_SGL_OK;
     case MLX5_MKEY_PROT:
         return MLX5_SGL_BAD_KEY;
+    case MLX5_MKEY_ABSENT:
+        return MLX5_SGL_ABSENT;
     default:
         return MLX5_SGL_NO_MEM;
     }
@@ -92,6 +96,25 @@ uint8_t mlx5_wqe_msg_len(const uint8_t *wqe, unsigned ds, unsigned first, bool i
         *len += bc;
     }
     return 0;
+}
+
+bool mlx5_wqe_sgl_absent(Mlx5Fw *fw, uint32_t pd, const uint8_t *wqe, unsigned ds,
+                         unsigned first, bool write)
+{
+    for (unsigned s = first; s < ds; s++) {
+        const uint8_t *seg = wqe + s * MLX5_DS_BYTES;
+        uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT);
+
+        if (bc & WQE_INLINE_SEG) {
+            s += inline_extra_segs(inline_len(bc));
+        } else if (bc && mlx5_mkey_probe(fw, prm_be32(seg + WQE_DATA_LKEY), pd,
+                                         prm_be64(seg + WQE_DATA_ADDR), bc,
+                                         write ? MLX5_MKEY_LOCAL_WRITE : MLX5_MKEY_LOCAL_READ) ==
+                              MLX5_MKEY_ABSENT) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The message bytes [*off, *off + n) meet a segment of `bc` bytes: how

@@ -134,6 +134,7 @@ typedef enum {
     MLX5_SGL_NO_MEM,            /* an address outside guest memory */
     MLX5_SGL_TOO_LONG,          /* more bytes than the list (or a frame) holds */
     MLX5_SGL_BAD_INLINE,        /* inline data past the end of the WQE */
+    MLX5_SGL_ABSENT,            /* a page not present, with no fault raised for it */
 } Mlx5SglStatus;
 const char *mlx5_sgl_status_name(Mlx5SglStatus st);
 /* LOCAL_PROT for a key, LOCAL_LENGTH for the others (0 for OK). */

@@ -104,6 +104,30 @@ uint32_t all_rights_key_over(Harness *h, uint64_t start, uint64_t len)
     return OUT_GET(c, create_mkey_out, mkey_index) << 8 | 0x5a;
 }
 
+uint32_t mtt_key_of(Harness *h, uint64_t va, const uint64_t *entries, unsigned n,
+                    bool pg_access)
+{
+    uint32_t base = PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt);
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc;
+
+    hcmd_grow_in(c, base + 8 * ((n + 1) & ~1u));
+    mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+    mkc_all_rights(mkc, h->pd);
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_MTT);
+    PRM_SET(mkc, start_addr, mkc, va);
+    PRM_SET(mkc, len, mkc, (uint64_t)n * PAGE);
+    PRM_SET(mkc, log_page_size, mkc, 12);
+    PRM_SET(mkc, translations_octword_size, mkc, (n + 1) / 2);
+    IN_SET(c, create_mkey_in, translations_octword_actual_size, (n + 1) / 2);
+    IN_SET(c, create_mkey_in, pg_access, pg_access);
+    for (unsigned i = 0; i < n; i++) {
+        prm_put_be64(c->in + base + 8 * i, entries[i]);
+    }
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8;
+}
+
 /* A device with its port up and GID 0 set, two CQs, QPs a (st_a) and b
  * (st_b) in RST, and a key over all RAM. */
 RcEnv *env_create(unsigned st_a, unsigned st_b)

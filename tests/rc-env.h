@@ -51,6 +51,11 @@ uint32_t all_rights_key(Harness *h);
 void mkc_all_rights(uint8_t *mkc, uint32_t pd);
 /* The same over guest-physical [start, start + len). */
 uint32_t all_rights_key_over(Harness *h, uint64_t start, uint64_t len);
+/* An MTT key with every right over [va, + n 4 KiB pages), its page list
+ * `entries` as given (addresses and rd_en/wr_en bits), with or without
+ * pg_access (the bits meant: mlx5_ib sets it once the device pages). */
+uint32_t mtt_key_of(Harness *h, uint64_t va, const uint64_t *entries, unsigned n,
+                    bool pg_access);
 RcEnv *env_create(unsigned st_a, unsigned st_b);
 /* The same on a harness whose device is made (h_attach_device). */
 RcEnv *env_create_on(Harness *h, unsigned st_a, unsigned st_b);

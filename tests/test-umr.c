@@ -438,30 +438,15 @@ static uint32_t indirect_key(Harness *h, unsigned mode, unsigned log_entity, uin
  * only, absent (0). */
 static uint32_t presence_key(Harness *h, bool pg_access)
 {
-    uint32_t base = PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt);
-    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
-    uint8_t *mkc;
+    const uint64_t pages[] = { (B_BUF + PAGE) | MLX5_MTT_RD_EN | MLX5_MTT_WR_EN,
+                               (B_BUF + 2 * PAGE) | MLX5_MTT_RD_EN, 0 };
 
-    hcmd_grow_in(c, base + 24);
-    mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
-    mkc_all_rights(mkc, h->pd);
-    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_MTT);
-    PRM_SET(mkc, start_addr, mkc, 0x7000000);
-    PRM_SET(mkc, len, mkc, 3 * PAGE);
-    PRM_SET(mkc, log_page_size, mkc, 12);
-    PRM_SET(mkc, translations_octword_size, mkc, 2);
-    IN_SET(c, create_mkey_in, translations_octword_actual_size, 2);
-    IN_SET(c, create_mkey_in, pg_access, pg_access);
-    prm_put_be64(c->in + base, (B_BUF + PAGE) | MLX5_MTT_RD_EN | MLX5_MTT_WR_EN);
-    prm_put_be64(c->in + base + 8, (B_BUF + 2 * PAGE) | MLX5_MTT_RD_EN);
-    prm_put_be64(c->in + base + 16, 0);
-    h_ok(h, c);
-    return OUT_GET(c, create_mkey_out, mkey_index) << 8;
+    return mtt_key_of(h, 0x7000000, pages, 3, pg_access);
 }
 
 /* While the device pages, an entry's rd_en/wr_en say whether the page is
- * there for a read, a write; an entry zapped to 0 reaches nothing, not
- * guest address 0.  Without pg_access the bits were never meant (every
+ * there for a read, a write (not: ABSENT, a page fault); an entry zapped
+ * to 0 reaches nothing, not guest address 0.  Without pg_access the bits were never meant (every
  * page may be read and written), and while the device does not page they
  * are not looked at. */
 static void test_mtt_presence_bits(void)
@@ -479,11 +464,11 @@ static void test_mtt_presence_bits(void)
                                       MLX5_MKEY_LOCAL_READ), ==, MLX5_MKEY_OK);
         g_assert_cmpint(mlx5_mkey_dma(h->fw, key, h->pd, 0x7001000, b, 16,
                                       MLX5_MKEY_LOCAL_WRITE), ==,
-                        pg ? MLX5_MKEY_PROT : MLX5_MKEY_OK);
+                        pg ? MLX5_MKEY_ABSENT : MLX5_MKEY_OK);
         /* without pg the entry is the address 0, which is no RAM here */
         g_assert_cmpint(mlx5_mkey_dma(h->fw, key, h->pd, 0x7002000, b, 16,
                                       MLX5_MKEY_LOCAL_READ), ==,
-                        pg ? MLX5_MKEY_PROT : MLX5_MKEY_NO_MEM);
+                        pg ? MLX5_MKEY_ABSENT : MLX5_MKEY_NO_MEM);
         g_assert_cmpint(mlx5_mkey_dma(h->fw, open, h->pd, 0x7001000, b, 16,
                                       MLX5_MKEY_LOCAL_WRITE), ==, MLX5_MKEY_OK);
     }

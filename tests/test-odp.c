@@ -1,0 +1,216 @@
+/*
+ * Page faults of send WQEs (hw-rdma/odp.c, firmware-sim/odp.c): while the
+ * device pages, a WQE whose list names a page that is not present stalls
+ * its queue behind a page-fault event until PAGE_FAULT_RESUME; the resume
+ * runs it again, or fails it with error set; without an EQ for page
+ * faults it fails at once; a resume for no outstanding fault is ignored;
+ * a QP leaving RTS drops its fault.
+ */
+#include <string.h>
+
+#include "rc-env.h"
+#include "wqe.h"
+
+#define VA 0x7000000ull             /* where the paged key's addresses start */
+#define PF_EQE_TYPE_WQ (EQE_DATA + 0x18)
+#define PF_EQE_INDEX (EQE_DATA + 0x06)
+#define PF_EQE_TOKEN (EQE_DATA + 0x0c)
+
+typedef struct OdpEnv {
+    RcEnv *e;
+    HRing pf_eq;                /* the EQ page faults go to (mlx5_ib odp.c mlx5r_odp_create_eq) */
+    uint32_t key;               /* two pages: A_BUF's first, then one not present */
+} OdpEnv;
+
+/* A key as mlx5_ib makes an ODP MR's: pg_access, page 0 there (A_BUF),
+ * page 1 not (its entry 0, as a zap leaves it). */
+static uint32_t paged_key(Harness *h)
+{
+    const uint64_t pages[] = { A_BUF | MLX5_MTT_RD_EN | MLX5_MTT_WR_EN, 0 };
+
+    return mtt_key_of(h, VA, pages, 2, true);
+}
+
+static void odp_env(OdpEnv *o, bool pf_eq)
+{
+    Harness *h;
+
+    o->e = env_new(10);
+    h = o->e->h;
+    PRM_SET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), 1);
+    if (pf_eq) {
+        o->pf_eq = h_create_eq(h, 6, 0, 1ull << MLX5_EVENT_PAGE_FAULT);
+    }
+    o->key = paged_key(h);
+}
+
+/* A WQE on a's queue: `opcode`, a remote address for RDMA, one data
+ * segment of `len` bytes at `va` through the paged key. */
+static void post_paged(OdpEnv *o, uint8_t opcode, uint64_t va, uint32_t len)
+{
+    Harness *h = o->e->h;
+    bool rdma = opcode != MLX5_OPCODE_SEND;
+    uint8_t *w = h_sq_wqe(h, &o->e->a, opcode, rdma ? 3 : 2, MLX5_WQE_CTRL_CQ_UPDATE);
+
+    if (rdma) {
+        prm_put_be64(w + MLX5_DS_BYTES + WQE_RADDR_VA, B_BUF);
+        prm_put_be32(w + MLX5_DS_BYTES + WQE_RADDR_RKEY, o->e->key);
+    }
+    h_data_seg(w + (rdma ? 2 : 1) * MLX5_DS_BYTES, len, o->key, va);
+    h_sq_ring(h, &o->e->a);
+}
+
+/* The page-fault event the device posted: its type, WQE index, token. */
+static uint32_t expect_fault(OdpEnv *o, unsigned type, unsigned wqe_index)
+{
+    const uint8_t *eqe = h_eq_next(o->e->h, &o->pf_eq);
+
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_TYPE], ==, MLX5_EVENT_PAGE_FAULT);
+    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 0);                       /* a WQE fault */
+    g_assert_cmphex(prm_be32(eqe + PF_EQE_TYPE_WQ), ==, type << 24 | o->e->a.num);
+    g_assert_cmpuint(eqe[PF_EQE_INDEX] << 8 | eqe[PF_EQE_INDEX + 1], ==, wqe_index);
+    g_assert_null(h_eq_next(o->e->h, &o->pf_eq));
+    return prm_be32(eqe + PF_EQE_TOKEN);
+}
+
+static void resume(OdpEnv *o, unsigned type, uint32_t token, bool error)
+{
+    g_autoptr(HCmd) c = hcmd_new(OP_PAGE_FAULT_RESUME, 0);
+
+    IN_SET(c, page_fault_resume_in, page_fault_type, type);
+    IN_SET(c, page_fault_resume_in, wq_number, o->e->a.num);
+    IN_SET(c, page_fault_resume_in, token, token);
+    IN_SET(c, page_fault_resume_in, error, error);
+    h_ok(o->e->h, c);
+    h_run_due(o->e->h);
+}
+
+/* The driver maps the page: its entry gets the address and both bits (as
+ * mlx5_ib's UMR writes it, odp.c pagefault_real_mr). */
+static void map_page(OdpEnv *o)
+{
+    Mlx5Mkey *mk = mlx5_table_get(&o->e->h->fw->mkey, o->key >> 8);
+
+    mk->mtt[1] = (A_BUF + PAGE) | MLX5_MTT_RD_EN | MLX5_MTT_WR_EN;
+}
+
+/* A SEND from a page not present: nothing goes out, the WQE behind it
+ * waits too; the driver maps the page and resumes: both go, in order,
+ * the bytes of the page that was missing arrive. */
+static void test_odp_send_fault_resume(void)
+{
+    OdpEnv o;
+    uint32_t token;
+    unsigned sent;
+
+    odp_env(&o, true);
+    h_trace_watch(o.e->h, "mlx5_page_fault*");
+    memset(h_gpa(o.e->h, A_BUF + PAGE), 0x5c, 0x80);
+    post_recv(o.e, 0, 0x100);
+    post_recv(o.e, 0x100, 0x100);
+    sent = o.e->h->frames->len;
+    post_paged(&o, MLX5_OPCODE_SEND, VA + PAGE, 0x80);
+    post_paged(&o, MLX5_OPCODE_SEND, VA, 0x40);
+    g_assert_cmpuint(o.e->h->frames->len, ==, sent);
+    token = expect_fault(&o, MLX5_PF_TYPE_REQ_SEND_OR_WRITE, 0);
+    g_assert_null(h_cq_next(o.e->h, &o.e->scq));
+    resume(&o, MLX5_PF_TYPE_REQ_SEND_OR_WRITE, token + 1, false);     /* not that fault */
+    g_assert_cmpuint(o.e->h->frames->len, ==, sent);
+    map_page(&o);
+    resume(&o, MLX5_PF_TYPE_REQ_SEND_OR_WRITE, token, false);
+    wire(o.e, false);
+    expect_req(o.e, MLX5_OPCODE_SEND, 0);
+    expect_req(o.e, MLX5_OPCODE_SEND, 0);
+    g_assert_cmphex(*(uint8_t *)h_gpa(o.e->h, B_BUF), ==, 0x5c);
+    g_assert_cmpuint(h_traced(o.e->h, "found=0"), ==, 1);
+    g_assert_cmpuint(h_traced(o.e->h, "found=1"), ==, 1);
+    env_free(o.e);
+}
+
+/* A READ whose scatter list is not present: a fault of the READ type,
+ * resumed; then the response lands there. */
+static void test_odp_read_scatter_fault(void)
+{
+    OdpEnv o;
+    uint32_t token;
+
+    odp_env(&o, true);
+    memset(h_gpa(o.e->h, B_BUF), 0x3a, 0x40);
+    post_paged(&o, MLX5_OPCODE_RDMA_READ, VA + PAGE, 0x40);
+    token = expect_fault(&o, MLX5_PF_TYPE_REQ_READ_OR_ATOMIC, 0);
+    map_page(&o);
+    resume(&o, MLX5_PF_TYPE_REQ_READ_OR_ATOMIC, token, false);
+    wire(o.e, false);
+    wire(o.e, false);
+    expect_req(o.e, MLX5_OPCODE_RDMA_READ, 0);
+    g_assert_cmphex(*(uint8_t *)h_gpa(o.e->h, A_BUF + PAGE), ==, 0x3a);
+    env_free(o.e);
+}
+
+/* The driver could not map the page (resume with error): the WQE fails
+ * as a protection error and the one behind it is flushed.  With no EQ for
+ * page faults, the same at once. */
+static void test_odp_fault_fails(void)
+{
+    for (int eq = 0; eq <= 1; eq++) {
+        OdpEnv o;
+
+        odp_env(&o, eq);
+        post_paged(&o, MLX5_OPCODE_RDMA_WRITE, VA + PAGE, 0x40);
+        post_paged(&o, MLX5_OPCODE_RDMA_WRITE, VA, 0x40);
+        if (eq) {
+            resume(&o, MLX5_PF_TYPE_REQ_SEND_OR_WRITE,
+                   expect_fault(&o, MLX5_PF_TYPE_REQ_SEND_OR_WRITE, 0), true);
+        }
+        expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+        expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+        g_assert_cmpuint(h_query_qp_state(o.e->h, o.e->a.num), ==, MLX5_QP_STATE_ERR);
+        env_free(o.e);
+    }
+}
+
+/* A stalled QP moved to ERR: its fault goes, its WQEs are flushed, and a
+ * late resume finds nothing. */
+static void test_odp_fault_dropped_at_err(void)
+{
+    OdpEnv o;
+    uint32_t token;
+
+    odp_env(&o, true);
+    post_paged(&o, MLX5_OPCODE_SEND, VA + PAGE, 0x40);
+    token = expect_fault(&o, MLX5_PF_TYPE_REQ_SEND_OR_WRITE, 0);
+    g_assert_cmphex(h_modify_qp(o.e->h, OP_2ERR_QP, o.e->a.num), ==, 0);
+    h_run_due(o.e->h);
+    expect_req(o.e, MLX5_OPCODE_SEND, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+    h_trace_watch(o.e->h, "mlx5_page_fault_resume");
+    resume(&o, MLX5_PF_TYPE_REQ_SEND_OR_WRITE, token, false);
+    g_assert_cmpuint(h_traced(o.e->h, "found=0"), ==, 1);
+    env_free(o.e);
+}
+
+/* While the device does not page (pg 0) there are no faults: a WQE of
+ * the paged key goes out at once and no event is posted. */
+static void test_odp_not_paging(void)
+{
+    OdpEnv o;
+
+    odp_env(&o, true);
+    PRM_SET(cmd_hca_cap, pg, MLX5_CAP_CUR(o.e->h->fw, MLX5_CAP_GENERAL), 0);
+    post_paged(&o, MLX5_OPCODE_RDMA_WRITE, VA, 0x40);
+    wire(o.e, false);
+    expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, 0);
+    g_assert_null(h_eq_next(o.e->h, &o.pf_eq));
+    env_free(o.e);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/odp/send-fault-resume", test_odp_send_fault_resume);
+    g_test_add_func("/odp/read-scatter-fault", test_odp_read_scatter_fault);
+    g_test_add_func("/odp/fault-fails", test_odp_fault_fails);
+    g_test_add_func("/odp/fault-dropped-at-err", test_odp_fault_dropped_at_err);
+    g_test_add_func("/odp/not-paging", test_odp_not_paging);
+    return g_test_run();
+}
