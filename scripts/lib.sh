@@ -200,6 +200,10 @@ qemu_forget_other_checkout() {
     [ "$(cat "$b/.mlx5emu-root" 2>/dev/null)" = "$MLX5EMU_ROOT" ] && return 0
     find "$b" \( -name '*hw_mlx5_*' -o -name 'mlx5emu-trace*' -o -name 'trace-hw_mlx5*' \) \
         -type f -delete
+    # The other checkout's meson.build files may list other sources, and
+    # ours can be older than the build.ninja made from theirs: mtimes do
+    # not tell meson to read them again, so ask it.
+    ninja -C "$b" reconfigure >/dev/null || die "QEMU reconfigure failed in $b"
     echo "$MLX5EMU_ROOT" >"$b/.mlx5emu-root"
 }
 
