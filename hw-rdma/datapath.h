@@ -188,6 +188,8 @@ bool mlx5_wqe_sgl_absent(Mlx5Fw *fw, uint32_t pd, const uint8_t *wqe, unsigned d
 Mlx5SglStatus mlx5_recv_scatter(Mlx5Fw *fw, uint32_t pd, uint64_t addr, unsigned nseg,
                                 uint32_t off, const uint8_t *data, size_t len);
 uint32_t mlx5_recv_capacity(Mlx5Fw *fw, uint64_t addr, unsigned nseg);
+/* Does the receive list name a page not present for writing? */
+bool mlx5_recv_absent(Mlx5Fw *fw, uint32_t pd, uint64_t addr, unsigned nseg);
 /* Copy `len` bytes through one pointer segment {byte_count, lkey, addr}
  * as the key allows. */
 Mlx5SglStatus mlx5_sge_dma(Mlx5Fw *fw, uint32_t pd, uint32_t lkey, uint64_t addr,
@@ -218,7 +220,13 @@ bool mlx5_odp_pages(Mlx5DataPath *dp);
 bool mlx5_odp_sq_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint16_t wqe_index, uint8_t type);
 bool mlx5_odp_resume(void *dp, unsigned type, uint32_t wq, uint32_t token, bool error);
 void mlx5_odp_qp_state(Mlx5Qp *qp, unsigned to);
-enum { MLX5_PF_TYPE_REQ_SEND_OR_WRITE = 1, MLX5_PF_TYPE_REQ_READ_OR_ATOMIC = 3 };
+/* The page-fault types of WQE events (Linux device.h wqe_page_fault_type)
+ * and the flags of RDMA events' type (MLX5_PFAULT_REQUESTOR/WRITE/RDMA). */
+enum {
+    MLX5_PF_TYPE_RMP = 0, MLX5_PF_TYPE_REQ_SEND_OR_WRITE = 1, MLX5_PF_TYPE_RESP = 2,
+    MLX5_PF_TYPE_REQ_READ_OR_ATOMIC = 3,
+    MLX5_PF_RDMA_WRITE = 2, MLX5_PF_RDMA = 4,
+};
 /* A QP's send queue in ERR: complete its posted WQEs with WR_FLUSH_ERR;
  * how many. */
 unsigned mlx5_sq_flush(Mlx5DataPath *dp, Mlx5SendQueue *sq);

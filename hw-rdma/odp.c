@@ -17,6 +17,14 @@
  * translating afresh; with error set, the WQE fails as a local protection
  * error, as an access through a bad key would.
  *
+ * A responder meets the same on a receive WQE's list (the QP's own
+ * receive queue, or an SRQ) or on the target of an RDMA WRITE, READ or
+ * atomic: it posts the event - a WQE event naming the receive WQE, or an
+ * RDMA event naming the rkey, address and length - leaves the WQE posted
+ * and the expected PSN where it was, and answers with an RNR NAK carrying
+ * the QP's min_rnr_nak (rc-responder.c); the peer tries again after that
+ * timer, with more RNR NAKs (and no new event) until the resume.
+ *
  * A queue has at most one fault outstanding, so the events it can post
  * are bounded by the queues.  With no EQ subscribed to page faults there
  * is nobody to resolve one: the WQE fails at once.  A QP that leaves RTS
@@ -31,41 +39,142 @@ enum {
     PF_WQE_INDEX = 0x06,
     PF_WQE_TOKEN = 0x0c,
     PF_TYPE_WQ = 0x18,          /* page-fault type << 24 | work queue */
+    PF_RDMA_RKEY = 0x04,
+    PF_RDMA_PACKET_LENGTH = 0x0a,
+    PF_RDMA_OP_LEN = 0x0c,
+    PF_RDMA_VA = 0x10,
+    PF_RDMA_TYPE_TOKEN = 0x18,  /* type << 24 | token (the responder's QPN) */
 };
-enum { MLX5_PFAULT_SUBTYPE_WQE = 0 };
+enum { MLX5_PFAULT_SUBTYPE_WQE = 0, MLX5_PFAULT_SUBTYPE_RDMA = 1 };
 
 bool mlx5_odp_pages(Mlx5DataPath *dp)
 {
     return MLX5_CAP_GET(dp->fw, MLX5_CAP_GENERAL, cmd_hca_cap, pg);
 }
 
-bool mlx5_odp_sq_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint16_t wqe_index, uint8_t type)
+/* A WQE event (subtype 0) for the WQE at wqe_index of work queue wq;
+ * whether an EQ took it, and its token. */
+static bool wqe_fault(Mlx5DataPath *dp, uint32_t wq, uint16_t wqe_index, uint8_t type,
+                      uint32_t *token)
 {
     uint8_t data[EQE_DATA_BYTES] = { 0 };
-    uint32_t token = dp->pf_tokens++ & 0xffffff;
     bool posted;
 
+    *token = dp->pf_tokens++ & 0xffffff;
     prm_put_be32(data + PF_BYTES_COMMITTED, 0);
     data[PF_WQE_INDEX] = (uint8_t)(wqe_index >> 8);
     data[PF_WQE_INDEX + 1] = (uint8_t)wqe_index;
-    prm_put_be32(data + PF_WQE_TOKEN, token);
-    prm_put_be32(data + PF_TYPE_WQ, (uint32_t)type << 24 | (sq->num & 0xffffff));
+    prm_put_be32(data + PF_WQE_TOKEN, *token);
+    prm_put_be32(data + PF_TYPE_WQ, (uint32_t)type << 24 | (wq & 0xffffff));
     posted = mlx5_eq_post_async(dp->fw, MLX5_EVENT_PAGE_FAULT, MLX5_PFAULT_SUBTYPE_WQE, data);
-    mlx5emu_trace_page_fault(sq->num, MLX5_PFAULT_SUBTYPE_WQE, type, wqe_index, token, posted);
+    mlx5emu_trace_page_fault(wq, MLX5_PFAULT_SUBTYPE_WQE, type, wqe_index, *token, posted);
+    return posted;
+}
+
+bool mlx5_odp_sq_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint16_t wqe_index, uint8_t type)
+{
+    uint32_t token;
+
+    if (!wqe_fault(dp, sq->num, wqe_index, type, &token)) {
+        return false;
+    }
+    sq->pf_pending = true;
+    sq->pf_type = type;
+    sq->pf_token = token;
+    return true;
+}
+
+bool mlx5_odp_recv_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RecvWqe *r)
+{
+    Mlx5Srq *s = r->srqn ? mlx5_table_get(&dp->fw->srq, r->srqn) : NULL;
+    Mlx5Responder *resp = &t->resp;
+    uint32_t token;
+
+    if (s ? s->pf_pending : resp->pf_pending) {
+        return true;
+    }
+    if (!wqe_fault(dp, s ? s->num : t->qp->num, r->index,
+                   s ? MLX5_PF_TYPE_RMP : MLX5_PF_TYPE_RESP, &token)) {
+        return false;
+    }
+    if (s) {
+        s->pf_pending = true;
+        s->pf_token = token;
+    } else {
+        resp->pf_pending = true;
+        resp->pf_type = MLX5_PF_TYPE_RESP;
+        resp->pf_token = token;
+    }
+    return true;
+}
+
+/* The token of an RDMA event is the responder's QPN: mlx5_ib sends it
+ * back as both the work queue and the token (odp.c
+ * mlx5_ib_page_fault_resume). */
+bool mlx5_odp_rdma_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t rkey, uint64_t va,
+                         uint32_t len, uint32_t pkt_len, bool write)
+{
+    Mlx5Responder *resp = &t->resp;
+    uint8_t data[EQE_DATA_BYTES] = { 0 };
+    uint8_t type = MLX5_PF_RDMA | (write ? MLX5_PF_RDMA_WRITE : 0);
+    uint32_t token = t->qp->num & 0xffffff;
+    bool posted;
+
+    if (resp->pf_pending) {
+        return true;
+    }
+    prm_put_be32(data + PF_RDMA_RKEY, rkey);
+    data[PF_RDMA_PACKET_LENGTH] = (uint8_t)(pkt_len >> 8);
+    data[PF_RDMA_PACKET_LENGTH + 1] = (uint8_t)pkt_len;
+    prm_put_be32(data + PF_RDMA_OP_LEN, len);
+    prm_put_be64(data + PF_RDMA_VA, va);
+    prm_put_be32(data + PF_RDMA_TYPE_TOKEN, (uint32_t)type << 24 | token);
+    posted = mlx5_eq_post_async(dp->fw, MLX5_EVENT_PAGE_FAULT, MLX5_PFAULT_SUBTYPE_RDMA, data);
+    mlx5emu_trace_page_fault(t->qp->num, MLX5_PFAULT_SUBTYPE_RDMA, type, 0, token, posted);
     if (posted) {
-        sq->pf_pending = true;
-        sq->pf_type = type;
-        sq->pf_token = token;
+        resp->pf_pending = true;
+        resp->pf_type = type;
+        resp->pf_token = token;
     }
     return posted;
+}
+
+/* A responder's fault: resolved, it clears (the peer's retry after the
+ * RNR timer finds the pages); not resolved, the retry faults again. */
+static bool resume_responder(Mlx5DataPath *dp, unsigned type, uint32_t wq, uint32_t token)
+{
+    Mlx5Srq *s;
+    Mlx5Qp *qp;
+    Mlx5QpTransport *t;
+
+    if (type == MLX5_PF_TYPE_RMP) {
+        s = mlx5_table_get(&dp->fw->srq, wq);
+        if (!s || !s->pf_pending || s->pf_token != token) {
+            return false;
+        }
+        s->pf_pending = false;
+        return true;
+    }
+    qp = mlx5_qp_get(dp->fw, wq);
+    t = qp ? mlx5_qp_transport(qp) : NULL;
+    if (!t || !t->resp.pf_pending || t->resp.pf_type != type || t->resp.pf_token != token) {
+        return false;
+    }
+    t->resp.pf_pending = false;
+    return true;
 }
 
 bool mlx5_odp_resume(void *opaque, unsigned type, uint32_t wq, uint32_t token, bool error)
 {
     Mlx5DataPath *dp = opaque;
-    Mlx5Qp *qp = mlx5_qp_get(dp->fw, wq);
-    Mlx5SendQueue *sq = qp ? &qp->sq : NULL;
+    Mlx5Qp *qp;
+    Mlx5SendQueue *sq;
 
+    if (type != MLX5_PF_TYPE_REQ_SEND_OR_WRITE && type != MLX5_PF_TYPE_REQ_READ_OR_ATOMIC) {
+        return resume_responder(dp, type, wq, token);
+    }
+    qp = mlx5_qp_get(dp->fw, wq);
+    sq = qp ? &qp->sq : NULL;
     if (!sq || !sq->pf_pending || sq->pf_type != type || sq->pf_token != token) {
         return false;
     }
@@ -81,7 +190,12 @@ bool mlx5_odp_resume(void *opaque, unsigned type, uint32_t wq, uint32_t token, b
 
 void mlx5_odp_qp_state(Mlx5Qp *qp, unsigned to)
 {
+    Mlx5QpTransport *t = mlx5_qp_transport(qp);
+
     if (to != MLX5_QP_STATE_RTS) {
         qp->sq.pf_pending = false;
+    }
+    if (t && to != MLX5_QP_STATE_RTR && to != MLX5_QP_STATE_RTS) {
+        t->resp.pf_pending = false;
     }
 }

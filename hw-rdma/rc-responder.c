@@ -36,6 +36,7 @@ typedef enum {
     RESP_ERR_RECV_LENGTH,       /* the SEND is longer than its receive WQE */
     RESP_ERR_RECV_PROT,         /* the receive WQE's list is not writable */
     RESP_ERR_INVALIDATE,        /* SEND with invalidate of a key it may not invalidate */
+    RESP_PAGE_FAULT,            /* a page it needs is not present: a fault is out (odp.c) */
 } RespStatus;
 
 typedef struct RespError {
@@ -78,6 +79,11 @@ static const RespError resp_errors[] = {
      * receive moved). */
     [RESP_ERR_RECV_PROT] = { "receive WQE not writable", AETH_NAK_REMOTE_OP, "D",
                              MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, QCNT_NONE, true },
+    /* Not an error: the pages come once the driver resumes the fault;
+     * meanwhile the peer waits the RNR timer, as for a missing receive
+     * WQE (docs/odp-driver-map.md 5.2, 5.3). */
+    [RESP_PAGE_FAULT] = { "page not present: page fault", AETH_KIND_RNR, "B", 0, QCNT_NONE,
+                          false },
     [RESP_ERR_INVALIDATE] = { "key may not be invalidated", AETH_NAK_INVALID_REQ, "J",
                               MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, QCNT_NONE, true },
 };
@@ -162,7 +168,7 @@ static void resp_error(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RocePkt *
         }
         return;
     }
-    if (st == RESP_ERR_RNR) {
+    if (st == RESP_ERR_RNR || st == RESP_PAGE_FAULT) {
         send_ack(dp, t, p->psn, AETH_KIND_RNR | PRM_GET(qpc, min_rnr_nak, t->qp->qpc));
         return;
     }
@@ -296,6 +302,34 @@ static RespStatus check_rkey(Mlx5DataPath *dp, const Mlx5QpTransport *t,
            ? RESP_OK : RESP_ERR_RKEY;
 }
 
+/* While the device pages, the target the R_Key allowed must be present
+ * (checked whole at a WRITE's first packet, a READ, an atomic): if not,
+ * an RDMA page fault, and the peer retries after the RNR timer. */
+static RespStatus check_rdma_pages(Mlx5DataPath *dp, Mlx5QpTransport *t,
+                                   const Mlx5RocePkt *p, uint8_t code)
+{
+    bool atomic = code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD;
+    bool read = code == MLX5_ROCE_RDMA_READ_REQUEST;
+    uint32_t rkey = atomic ? p->atomic_eth.rkey : p->reth.rkey;
+    uint64_t va = atomic ? p->atomic_eth.va : p->reth.va;
+    uint32_t len = atomic ? 8 : p->reth.dma_len;
+
+    if (!mlx5_odp_pages(dp) || (!atomic && (!(mlx5_roce_opcode(p->opcode)->hdrs &
+                                              MLX5_ROCE_HDR_RETH) || len == 0))) {
+        return RESP_OK;
+    }
+    if (mlx5_mkey_probe(dp->fw, rkey, resp_pd(dp, t), va, len,
+                        read ? MLX5_MKEY_REMOTE_READ
+                             : atomic ? MLX5_MKEY_REMOTE_WRITE_ATOMIC
+                                      : MLX5_MKEY_REMOTE_WRITE) != MLX5_MKEY_ABSENT &&
+        (!atomic || mlx5_mkey_probe(dp->fw, rkey, resp_pd(dp, t), va, len,
+                                    MLX5_MKEY_REMOTE_READ_ATOMIC) != MLX5_MKEY_ABSENT)) {
+        return RESP_OK;
+    }
+    return mlx5_odp_rdma_fault(dp, t, rkey, va, len, (uint32_t)p->payload_len, !read)
+           ? RESP_PAGE_FAULT : RESP_ERR_RKEY;
+}
+
 /* A SEND takes its receive WQE at its first packet, a WRITE with
  * immediate at its last (IBA 9.7.5.1.1, 9.7.5.1.2); an SRQ's next WQE may
  * go to another QP before this message ends. */
@@ -311,7 +345,23 @@ static RespStatus check_recv_wqe(Mlx5DataPath *dp, Mlx5QpTransport *t, uint8_t c
     if (t->resp.recv.addr) {
         return RESP_OK;         /* UC: the WQE a dropped message had taken (uc_drop) */
     }
-    return mlx5_rq_take(dp, t, &t->resp.recv) ? RESP_OK : RESP_ERR_RNR;
+    if (!mlx5_odp_pages(dp)) {
+        return mlx5_rq_take(dp, t, &t->resp.recv) ? RESP_OK : RESP_ERR_RNR;
+    }
+    /* While the device pages, a WQE whose list is not present stays
+     * posted behind a page fault (docs/odp-driver-map.md 5.2). */
+    if (!mlx5_rq_peek(dp, t, &t->resp.recv)) {
+        t->resp.recv.addr = 0;
+        return RESP_ERR_RNR;
+    }
+    if (mlx5_recv_absent(dp->fw, t->resp.recv.pd, t->resp.recv.addr, t->resp.recv.nseg)) {
+        bool out = mlx5_odp_recv_fault(dp, t, &t->resp.recv);
+
+        t->resp.recv.addr = 0;
+        return out ? RESP_PAGE_FAULT : RESP_ERR_RECV_PROT;
+    }
+    mlx5_rq_advance(dp, t, &t->resp.recv);
+    return RESP_OK;
 }
 
 /* Every check, in order; the first that fails says how. */
@@ -332,6 +382,9 @@ static RespStatus resp_checks(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5Ro
     }
     if (st == RESP_OK) {
         st = check_rkey(dp, t, p, code);
+    }
+    if (st == RESP_OK) {
+        st = check_rdma_pages(dp, t, p, code);
     }
     if (st == RESP_OK) {
         st = check_recv_wqe(dp, t, code, op);

@@ -143,6 +143,12 @@ typedef struct Mlx5Responder {
     unsigned res_next;
     Mlx5RcRes *sending;         /* the READ whose responses are going out, paced */
     GQueue *held;               /* GBytes: requests that came meanwhile, in order */
+    /* A page fault a request raised here (odp.c): its type (2: the QP's
+     * receive WQE; 4, 6: an RDMA READ or WRITE/atomic target) and token;
+     * requests meanwhile get RNR NAKs. */
+    bool pf_pending;
+    uint8_t pf_type;
+    uint32_t pf_token;
 } Mlx5Responder;
 
 typedef struct Mlx5QpTransport {
@@ -234,6 +240,13 @@ void mlx5_rc_wqe_push(Mlx5RcWqes *l, const Mlx5RcWqe *r);
 /* ud.c: take one send WQE of a UD or GSI QP (0, or the syndrome to fail it
  * with; the caller writes its CQE); a datagram that parsed as RoCEv2 UD. */
 uint8_t mlx5_ud_post(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5SendWqe *w);
+/* odp.c, the responder's page faults: a receive WQE whose list is not
+ * present, an RDMA target that is not (rkey, va, the rest of the
+ * message, this packet's payload).  True: a fault is outstanding for it
+ * (raised now, or already) - answer RNR; false: nobody takes page faults. */
+bool mlx5_odp_recv_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RecvWqe *r);
+bool mlx5_odp_rdma_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t rkey, uint64_t va,
+                         uint32_t len, uint32_t pkt_len, bool write);
 /* Does the datagram's gather list name a page that is not present? */
 bool mlx5_ud_wqe_absent(Mlx5DataPath *dp, const Mlx5QpTransport *t, const Mlx5SendWqe *w);
 void mlx5_ud_receive(Mlx5DataPath *dp, const uint8_t *frame, const Mlx5RocePkt *p);

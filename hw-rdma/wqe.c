@@ -208,6 +208,21 @@ Mlx5SglStatus mlx5_recv_scatter(Mlx5Fw *fw, uint32_t pd, uint64_t addr, unsigned
     return st != MLX5_SGL_OK ? st : len == 0 ? MLX5_SGL_OK : MLX5_SGL_TOO_LONG;
 }
 
+bool mlx5_recv_absent(Mlx5Fw *fw, uint32_t pd, uint64_t addr, unsigned nseg)
+{
+    Mlx5SglStatus st;
+    uint32_t bc, lkey;
+    uint64_t buf;
+
+    for (unsigned i = 0; i < nseg && recv_seg(fw, addr, i, &bc, &lkey, &buf, &st); i++) {
+        if (bc && mlx5_mkey_probe(fw, lkey, pd, buf, bc, MLX5_MKEY_LOCAL_WRITE) ==
+                      MLX5_MKEY_ABSENT) {
+            return true;
+        }
+    }
+    return false;
+}
+
 uint32_t mlx5_recv_capacity(Mlx5Fw *fw, uint64_t addr, unsigned nseg)
 {
     Mlx5SglStatus st;

@@ -35,7 +35,7 @@ static void odp_env(OdpEnv *o, bool pf_eq)
 {
     Harness *h;
 
-    o->e = env_new(10);
+    o->e = env_new_retry(10, 7, 7);     /* rnr_retry 7: for ever, as rdma-core's tests */
     h = o->e->h;
     PRM_SET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), 1);
     if (pf_eq) {
@@ -74,16 +74,21 @@ static uint32_t expect_fault(OdpEnv *o, unsigned type, unsigned wqe_index)
     return prm_be32(eqe + PF_EQE_TOKEN);
 }
 
-static void resume(OdpEnv *o, unsigned type, uint32_t token, bool error)
+static void resume_wq(OdpEnv *o, unsigned type, uint32_t wq, uint32_t token, bool error)
 {
     g_autoptr(HCmd) c = hcmd_new(OP_PAGE_FAULT_RESUME, 0);
 
     IN_SET(c, page_fault_resume_in, page_fault_type, type);
-    IN_SET(c, page_fault_resume_in, wq_number, o->e->a.num);
+    IN_SET(c, page_fault_resume_in, wq_number, wq);
     IN_SET(c, page_fault_resume_in, token, token);
     IN_SET(c, page_fault_resume_in, error, error);
     h_ok(o->e->h, c);
     h_run_due(o->e->h);
+}
+
+static void resume(OdpEnv *o, unsigned type, uint32_t token, bool error)
+{
+    resume_wq(o, type, o->e->a.num, token, error);
 }
 
 /* The driver maps the page: its entry gets the address and both bits (as
@@ -204,6 +209,79 @@ static void test_odp_not_paging(void)
     env_free(o.e);
 }
 
+/* b's receive WQE lists the page not present: the SEND gets an RNR NAK,
+ * b raises a WQE fault of its RQ (type 2) once - a's retry before the
+ * resume gets another RNR NAK and no event - and after the resume a's
+ * next retry lands in the page. */
+static void test_odp_recv_fault(void)
+{
+    OdpEnv o;
+    Harness *h;
+    const uint8_t *eqe;
+    uint64_t wqe;
+    uint32_t token;
+
+    odp_env(&o, true);
+    h = o.e->h;
+    fill(o.e, 0x40);
+    post_recv(o.e, 0, 0x40);
+    wqe = o.e->b.gpa - (uint64_t)H_QP_RQ_STRIDE * 16;
+    h_data_seg(h_gpa(h, wqe), 0x40, o.key, VA + PAGE);
+    post_send(o.e, MLX5_OPCODE_SEND, 0x40, 0);
+    wire(o.e, false);
+    eqe = h_eq_next(h, &o.pf_eq);
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 0);
+    g_assert_cmphex(prm_be32(eqe + PF_EQE_TYPE_WQ), ==, MLX5_PF_TYPE_RESP << 24 | o.e->b.num);
+    g_assert_cmpuint(eqe[PF_EQE_INDEX] << 8 | eqe[PF_EQE_INDEX + 1], ==, 0);
+    token = prm_be32(eqe + PF_EQE_TOKEN);
+    g_assert_null(h_cq_next(h, &o.e->rcq));
+    fire_timer(o.e);                                    /* the RNR timer: a retries */
+    wire(o.e, false);
+    g_assert_null(h_eq_next(h, &o.pf_eq));              /* the fault is out already */
+    map_page(&o);
+    resume_wq(&o, MLX5_PF_TYPE_RESP, o.e->b.num, token, false);
+    fire_timer(o.e);
+    wire(o.e, false);
+    wire(o.e, false);
+    expect_req(o.e, MLX5_OPCODE_SEND, 0);
+    g_assert_nonnull(h_cq_next(h, &o.e->rcq));
+    g_assert_cmpmem(h_gpa(h, A_BUF + PAGE), 0x40, h_gpa(h, A_BUF), 0x40);
+    env_free(o.e);
+}
+
+/* An RDMA WRITE whose target page is not present: an RDMA event (subtype
+ * 1: the rkey, address, length; the token is b's QPN), an RNR NAK; after
+ * the resume the retry lands. */
+static void test_odp_rdma_write_fault(void)
+{
+    OdpEnv o;
+    Harness *h;
+    const uint8_t *eqe;
+
+    odp_env(&o, true);
+    h = o.e->h;
+    fill(o.e, 0x40);
+    post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 0x40, VA + PAGE + 0x10, o.key);
+    wire(o.e, false);
+    eqe = h_eq_next(h, &o.pf_eq);
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 1);
+    g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x04), ==, o.key);
+    g_assert_cmphex(prm_be64(eqe + EQE_DATA + 0x10), ==, VA + PAGE + 0x10);
+    g_assert_cmpuint(prm_be32(eqe + EQE_DATA + 0x0c), ==, 0x40);
+    g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x18), ==,
+                    (MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE) << 24 | o.e->b.num);
+    map_page(&o);
+    resume_wq(&o, MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE, o.e->b.num, o.e->b.num, false);
+    fire_timer(o.e);
+    wire(o.e, false);
+    wire(o.e, false);
+    expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, 0);
+    g_assert_cmpmem(h_gpa(h, A_BUF + PAGE + 0x10), 0x40, h_gpa(h, A_BUF), 0x40);
+    env_free(o.e);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -212,5 +290,7 @@ int main(int argc, char **argv)
     g_test_add_func("/odp/fault-fails", test_odp_fault_fails);
     g_test_add_func("/odp/fault-dropped-at-err", test_odp_fault_dropped_at_err);
     g_test_add_func("/odp/not-paging", test_odp_not_paging);
+    g_test_add_func("/odp/recv-fault", test_odp_recv_fault);
+    g_test_add_func("/odp/rdma-write-fault", test_odp_rdma_write_fault);
     return g_test_run();
 }
