@@ -26,6 +26,10 @@ typedef struct CapValue {
 #define ROCE(f, v) CAP(MLX5_CAP_ROCE, roce_cap, f, v)
 #define ATOMIC(f, v) CAP(MLX5_CAP_ATOMIC, atomic_caps, f, v)
 #define DEV_MEM(f, v) CAP(MLX5_CAP_DEVICE_MEM, device_mem_cap, f, v)
+/* A transport's on-demand paging bit (odp_per_transport_service_cap). */
+#define ODP(t, f) \
+    { MLX5_CAP_ODP, PRM_OFF(odp_cap, t##_odp_caps) + PRM_OFF(odp_per_transport_service_cap, f), \
+      PRM_W(odp_per_transport_service_cap, f), 1 }
 /* The NIC receive flow table's properties, inside the flow table page. */
 #define NIC_RX(f, v) \
     { MLX5_CAP_FLOW_TABLE, PRM_OFF(flow_table_nic_cap, flow_table_properties_nic_receive) + \
@@ -64,6 +68,14 @@ static const CapValue mlx5_caps[] = {
      * process_create_flags), which rdma-core's suite asks of UD and raw
      * packet QPs at random. */
     GEN(block_lb_mc, 1),
+    /* On-demand paging, the transport scheme (hw-rdma/odp.c; what the
+     * drivers need: docs/odp-driver-map.md): the device pages, and RC QPs
+     * may fault on every operation, UD QPs on sends.  SRQ and XRC faults
+     * (which mlx5_core would then set: main.c handle_hca_cap_odp) and
+     * implicit ODP (null_mkey) are not offered yet. */
+    GEN(pg, 1),
+    ODP(rc, send), ODP(rc, receive), ODP(rc, write), ODP(rc, read), ODP(rc, atomic),
+    ODP(ud, send),
     GEN(cq_resize, 1),                      /* MODIFY_CQ op_mod 1 (cq.c) */
     GEN(uc, 1),                             /* UC QPs (hw-rdma/rc*.c, unreliable) */
     GEN(nic_flow_table, 1),

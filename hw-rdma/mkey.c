@@ -212,7 +212,9 @@ static Mlx5MkeyStatus memic_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, u
     uint64_t off = mk->start_addr - MLX5_MEMIC_BAR_OFFSET + addr;
     bool ok = p ? mlx5_memic_rw(fw, off, p, len, write) : mlx5_memic_allocated(fw, off, len);
 
-    mlx5emu_trace_mkey_memic(mk->index, addr, off, len, write, ok);
+    if (p) {                                /* a probe moves nothing: no trace */
+        mlx5emu_trace_mkey_memic(mk->index, addr, off, len, write, ok);
+    }
     return ok ? MLX5_MKEY_OK : MLX5_MKEY_PROT;
 }
 

@@ -406,8 +406,8 @@ static void test_set_hca_cap_bad_type(void)
 
 /* The on-demand paging page: QUERY answers it; SET takes what mlx5_core
  * writes (CUR, with the bits MAX has turned on: main.c
- * handle_hca_cap_odp) and refuses a bit MAX lacks.  The device does not
- * page yet (pg is 0), so MAX offers nothing. */
+ * handle_hca_cap_odp) and refuses a bit MAX lacks (XRC faults are not
+ * offered). */
 static void test_set_hca_cap_odp(void)
 {
     g_autoptr(Harness) h = h_new();
@@ -418,15 +418,18 @@ static void test_set_hca_cap_odp(void)
 
     h_enable(h);
     h_ok(h, q);
-    g_assert_cmpuint(PRM_GET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL)), ==, 0);
+    g_assert_cmpuint(PRM_GET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL)), ==, 1);
+    g_assert_cmphex(PRM_GET(odp_cap, rc_odp_caps, OUT_PTR(q, query_hca_cap_out, capability)), ==,
+                    0xf8000000u);                   /* send, receive, write, read, atomic */
     memcpy(IN_PTR(same, set_hca_cap_in, capability), OUT_PTR(q, query_hca_cap_out, capability),
            MLX5_CAP_BYTES);
     h_ok(h, same);
     want = IN_PTR(more, set_hca_cap_in, capability);
-    PRM_SET(odp_cap, rc_odp_caps, want,
+    memcpy(want, OUT_PTR(q, query_hca_cap_out, capability), MLX5_CAP_BYTES);
+    PRM_SET(odp_cap, xrc_odp_caps, want,
             1u << (31 - PRM_OFF(odp_per_transport_service_cap, send)));
     h_fail(h, more, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
-    g_assert_cmpuint(PRM_GET(odp_cap, rc_odp_caps, MLX5_CAP_CUR(h->fw, MLX5_CAP_ODP)), ==, 0);
+    g_assert_cmpuint(PRM_GET(odp_cap, xrc_odp_caps, MLX5_CAP_CUR(h->fw, MLX5_CAP_ODP)), ==, 0);
 }
 
 /* The atomic group: 8-byte CAS and FAA on QPs; software may choose host

@@ -16,7 +16,8 @@
  * DMABUF_MIB (default 64).  Prints PASS/FAIL/SKIP lines; exit 1 on FAIL.
  * A device whose driver refuses the registration (mlx5_ib on Linux 6.12+
  * wants on-demand paging for a DMA-BUF MR it can be told to move) prints
- * SKIP with the errno, on both nodes.
+ * SKIP with the errno, on both nodes; so does a kernel without udmabuf
+ * (Debian's 6.1).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
