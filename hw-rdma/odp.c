@@ -62,8 +62,7 @@ static bool wqe_fault(Mlx5DataPath *dp, uint32_t wq, uint16_t wqe_index, uint8_t
 
     *token = dp->pf_tokens++ & 0xffffff;
     prm_put_be32(data + PF_BYTES_COMMITTED, 0);
-    data[PF_WQE_INDEX] = (uint8_t)(wqe_index >> 8);
-    data[PF_WQE_INDEX + 1] = (uint8_t)wqe_index;
+    prm_put_be16(data + PF_WQE_INDEX, wqe_index);
     prm_put_be32(data + PF_WQE_TOKEN, *token);
     prm_put_be32(data + PF_TYPE_WQ, (uint32_t)type << 24 | (wq & 0xffffff));
     posted = mlx5_eq_post_async(dp->fw, MLX5_EVENT_PAGE_FAULT, MLX5_PFAULT_SUBTYPE_WQE, data);
@@ -124,8 +123,7 @@ bool mlx5_odp_rdma_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t rkey, ui
         return true;
     }
     prm_put_be32(data + PF_RDMA_RKEY, rkey);
-    data[PF_RDMA_PACKET_LENGTH] = (uint8_t)(pkt_len >> 8);
-    data[PF_RDMA_PACKET_LENGTH + 1] = (uint8_t)pkt_len;
+    prm_put_be16(data + PF_RDMA_PACKET_LENGTH, (uint16_t)pkt_len);
     prm_put_be32(data + PF_RDMA_OP_LEN, len);
     prm_put_be64(data + PF_RDMA_VA, va);
     prm_put_be32(data + PF_RDMA_TYPE_TOKEN, (uint32_t)type << 24 | token);

@@ -69,7 +69,7 @@ static uint32_t expect_fault(OdpEnv *o, unsigned type, unsigned wqe_index)
     g_assert_cmphex(eqe[EQE_TYPE], ==, MLX5_EVENT_PAGE_FAULT);
     g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 0);                       /* a WQE fault */
     g_assert_cmphex(prm_be32(eqe + PF_EQE_TYPE_WQ), ==, type << 24 | o->e->a.num);
-    g_assert_cmpuint(eqe[PF_EQE_INDEX] << 8 | eqe[PF_EQE_INDEX + 1], ==, wqe_index);
+    g_assert_cmpuint(prm_be16(eqe + PF_EQE_INDEX), ==, wqe_index);
     g_assert_null(h_eq_next(o->e->h, &o->pf_eq));
     return prm_be32(eqe + PF_EQE_TOKEN);
 }
@@ -233,7 +233,7 @@ static void test_odp_recv_fault(void)
     g_assert_nonnull(eqe);
     g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 0);
     g_assert_cmphex(prm_be32(eqe + PF_EQE_TYPE_WQ), ==, MLX5_PF_TYPE_RESP << 24 | o.e->b.num);
-    g_assert_cmpuint(eqe[PF_EQE_INDEX] << 8 | eqe[PF_EQE_INDEX + 1], ==, 0);
+    g_assert_cmpuint(prm_be16(eqe + PF_EQE_INDEX), ==, 0);
     token = prm_be32(eqe + PF_EQE_TOKEN);
     g_assert_null(h_cq_next(h, &o.e->rcq));
     fire_timer(o.e);                                    /* the RNR timer: a retries */
