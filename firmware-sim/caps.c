@@ -48,7 +48,10 @@ static const CapValue mlx5_caps[] = {
     GEN(log_max_eq, 5),
     GEN(max_indirection, 4),
     GEN(log_max_mrw_sz, 64),
-    GEN(log_max_klm_list_size, 16),
+    /* mlx5_ib's implicit ODP MR is a KSM key of 2^17 entries of 1 GiB on
+     * x86-64 (odp.c mlx5_ib_odp_init: get_order(TASK_SIZE) - 18), made
+     * by CREATE_MKEY for its mkey cache at probe. */
+    GEN(log_max_klm_list_size, 17),
     GEN(log_max_ra_req_dc, 4),
     GEN(log_max_ra_res_dc, 4),
     GEN(log_max_ra_req_qp, 4),
@@ -71,9 +74,18 @@ static const CapValue mlx5_caps[] = {
     /* On-demand paging, the transport scheme (hw-rdma/odp.c; what the
      * drivers need: docs/odp-driver-map.md): the device pages, and RC QPs
      * may fault on every operation, UD QPs on sends.  SRQ and XRC faults
-     * (which mlx5_core would then set: main.c handle_hca_cap_odp) and
-     * implicit ODP (null_mkey) are not offered yet. */
+     * (which mlx5_core would then set: main.c handle_hca_cap_odp) are not
+     * offered yet.  Implicit ODP (odp.c internal_fill_odp_caps: all four
+     * below): a KSM key over the whole address space whose slots name the
+     * null mkey until mlx5_ib maps them (QUERY_SPECIAL_CONTEXTS, fw.h
+     * MLX5_NULL_MKEY), entries of a fixed size (KSM), and UMR list
+     * offsets past 16 bits (xlt_offset_47_16, hw-rdma/umr.c; without it
+     * mlx5_ib also refuses ODP MRs of 2^16 pages and more: umr.h
+     * mlx5r_umr_can_load_pas). */
     GEN(pg, 1),
+    GEN(null_mkey, 1),
+    GEN(fixed_buffer_size, 1),
+    GEN(umr_extended_translation_offset, 1),
     ODP(rc, send), ODP(rc, receive), ODP(rc, write), ODP(rc, read), ODP(rc, atomic),
     ODP(ud, send),
     GEN(cq_resize, 1),                      /* MODIFY_CQ op_mod 1 (cq.c) */

@@ -21,6 +21,7 @@
     X(CREATE_MKEY,              0x200, cmd_create_mkey,     create_mkey_in,     create_mkey_out,    MLX5_NEEDS_INIT) \
     X(QUERY_MKEY,               0x201, cmd_query_mkey,      query_mkey_in,      query_mkey_out,     MLX5_NEEDS_INIT) \
     X(DESTROY_MKEY,             0x202, cmd_destroy_mkey,    destroy_mkey_in,    mbox_out,           MLX5_NEEDS_INIT) \
+    X(QUERY_SPECIAL_CONTEXTS,   0x203, cmd_query_special_contexts, mbox_in, query_special_contexts_out, MLX5_NEEDS_INIT) \
     X(PAGE_FAULT_RESUME,        0x204, cmd_page_fault_resume, page_fault_resume_in, mbox_out,     MLX5_NEEDS_INIT) \
     X(ALLOC_MEMIC,              0x205, cmd_alloc_memic,     alloc_memic_in,     alloc_memic_out,    MLX5_NEEDS_INIT) \
     X(DEALLOC_MEMIC,            0x206, cmd_dealloc_memic,   dealloc_memic_in,   mbox_out,           MLX5_NEEDS_INIT) \
@@ -105,7 +106,7 @@
  * answer BAD_OP, but traces and logs name them.  X(NAME, opcode)
  */
 #define MLX5_CMD_UNIMPLEMENTED_LIST(X) \
-    X(QUERY_SPECIAL_CONTEXTS, 0x203) X(MODIFY_MEMIC, 0x207) \
+    X(MODIFY_MEMIC, 0x207) \
     X(SQD_RTS_QP, 0x50c) \
     X(MAD_IFC, 0x50d) X(CREATE_PSV, 0x600) X(DESTROY_PSV, 0x601) \
     X(CREATE_DCT, 0x710) \

@@ -384,6 +384,15 @@ enum {
  * size. */
 enum { MLX5_MTT_RD_EN = 1u << 0, MLX5_MTT_WR_EN = 1u << 1 };
 
+/* The null mkey (PRM QUERY_SPECIAL_CONTEXTS null_mkey; firmware-sim/odp.c):
+ * an indirect key's entry naming it has no translation yet - while the
+ * device pages, an access landing there is a page fault, as on an absent
+ * MTT entry.  mlx5_ib fills an implicit ODP MR's KSM list with it
+ * (odp.c populate_klm) until a child MR covers the slot.  It is MKey
+ * index 1, which no CREATE_MKEY hands out (hca.c fw_tables_init), with
+ * key byte 1: 0x100 beside it is the invalid lkey ending a scatter list. */
+#define MLX5_NULL_MKEY 0x101u
+
 static inline bool mlx5_mkey_mode_indirect(unsigned mode)
 {
     return mode == MLX5_MKC_ACCESS_MODE_KLMS || mode == MLX5_MKC_ACCESS_MODE_KSM;

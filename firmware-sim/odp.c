@@ -30,3 +30,18 @@ unsigned cmd_page_fault_resume(Mlx5Fw *fw, Mlx5Cmd *c)
     mlx5emu_trace_page_fault_resume(type, wq, token, error, found);
     return MLX5_CMD_STAT_OK;
 }
+
+/* The keys with a meaning of their own (PRM "QUERY_SPECIAL_CONTEXTS").
+ * mlx5_ib asks at probe when a cap names one (cmd.c
+ * mlx5r_cmd_query_special_mkeys; a failure aborts probe).  The device
+ * has the null mkey alone (cap null_mkey; fw.h MLX5_NULL_MKEY): no
+ * dump-fill key (cap dump_fill_mkey 0), no reserved lkey (kernel DMA
+ * goes through PA keys of CREATE_MKEY), and it ends a scatter list at
+ * the invalid lkey 0x100, the driver's default (cap
+ * terminate_scatter_list_mkey 0) - those fields stay 0. */
+unsigned cmd_query_special_contexts(Mlx5Fw *fw, Mlx5Cmd *c)
+{
+    PRM_SET(query_special_contexts_out, null_mkey, c->out, MLX5_NULL_MKEY);
+    mlx5emu_trace_query_special_contexts(MLX5_NULL_MKEY);
+    return MLX5_CMD_STAT_OK;
+}

@@ -623,6 +623,15 @@
     F(page_fault_resume_in, wq_number, 0x48, 24) \
     F(page_fault_resume_in, token, 0x68, 24)
 
+#define PRM_FIELDS_query_special_contexts_out(F) \
+    F(query_special_contexts_out, status, 0x0, 8) \
+    F(query_special_contexts_out, syndrome, 0x20, 32) \
+    F(query_special_contexts_out, dump_fill_mkey, 0x40, 32) \
+    F(query_special_contexts_out, resd_lkey, 0x60, 32) \
+    F(query_special_contexts_out, null_mkey, 0x80, 32) \
+    F(query_special_contexts_out, terminate_scatter_list_mkey, 0xa0, 32) \
+    F(query_special_contexts_out, repeated_mkey, 0xc0, 32)
+
 #define PRM_FIELDS_dealloc_uar_in(F) \
     F(dealloc_uar_in, opcode, 0x0, 16) \
     F(dealloc_uar_in, uid, 0x10, 16) \
@@ -2218,6 +2227,7 @@
     L(alloc_memic_out, 0x80) \
     L(dealloc_memic_in, 0x100) \
     L(page_fault_resume_in, 0x80) \
+    L(query_special_contexts_out, 0x100) \
     L(alloc_pd_out, 0x80) \
     L(dealloc_pd_in, 0x80) \
     L(alloc_transport_domain_out, 0x80) \

@@ -12,7 +12,8 @@
  * range of some key at some address, which translate in turn - up to
  * max_indirection keys deep (caps.c), under the rights of the first key
  * alone (an SG-gaps MR's entries name its PD's local DMA key; a memory
- * window's, the MR it is bound to).  A device-memory (MEMIC) key maps
+ * window's, the MR it is bound to); an entry naming the null mkey is a
+ * page not present.  A device-memory (MEMIC) key maps
  * into the device's own memory (firmware-sim/memic.c), zero-based: its
  * address 0 is its start_addr's byte of the window.  The translation is
  * done once per segment, page by page or entry by entry.
@@ -168,6 +169,18 @@ static bool indirect_entry(Mlx5Mkey *mk, uint64_t off, uint64_t *i, uint64_t *in
     return true;
 }
 
+/* An entry naming the null mkey (fw.h MLX5_NULL_MKEY) has no memory yet:
+ * while the device pages that is a page fault, which mlx5_ib answers by
+ * mapping the slot and writing its key there (odp.c
+ * pagefault_implicit_mr); otherwise nothing is there to reach. */
+static Mlx5MkeyStatus null_entry(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t off, uint64_t i,
+                                 bool write)
+{
+    mlx5emu_trace_mkey_null(mk->index, off, i, write);
+    return MLX5_CAP_GET(fw, MLX5_CAP_GENERAL, cmd_hca_cap, pg) ? MLX5_MKEY_ABSENT
+                                                               : MLX5_MKEY_PROT;
+}
+
 static Mlx5MkeyStatus mkey_dma_at(Mlx5Fw *fw, uint32_t key, uint32_t pd, uint64_t addr,
                                   uint8_t *p, uint32_t len, Mlx5MkeyAccess acc, unsigned depth);
 
@@ -187,6 +200,9 @@ static Mlx5MkeyStatus indirect_dma(Mlx5Fw *fw, Mlx5Mkey *mk, uint64_t addr, uint
 
         if (!indirect_entry(mk, off, &i, &in, &room)) {
             return MLX5_MKEY_PROT;
+        }
+        if (klm_key(mk, i) == MLX5_NULL_MKEY) {
+            return null_entry(fw, mk, off, i, write);
         }
         n = (uint32_t)MIN((uint64_t)len, room);
         mlx5emu_trace_mkey_indirect(mk->index, off, i, klm_key(mk, i), mk->mtt[2 * i + 1] + in, n,

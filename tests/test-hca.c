@@ -638,6 +638,7 @@ static void lifecycle(Harness *h)
     h_destroy(h, OP_DEALLOC_PD, h_alloc_simple(h, OP_ALLOC_PD));
     h_destroy(h, OP_DEALLOC_UAR, h_alloc_simple(h, OP_ALLOC_UAR));
     h_ok_free(h, hcmd_new(OP_PAGE_FAULT_RESUME, 0));    /* no such fault: ignored */
+    h_ok_free(h, hcmd_new(OP_QUERY_SPECIAL_CONTEXTS, 0));
     {
         g_autoptr(HCmd) am = hcmd_new(OP_ALLOC_MEMIC, 0);
         g_autoptr(HCmd) dm = hcmd_new(OP_DEALLOC_MEMIC, 0);

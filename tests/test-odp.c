@@ -250,35 +250,166 @@ static void test_odp_recv_fault(void)
     env_free(o.e);
 }
 
+/* The RDMA page-fault event of b for a WRITE of 0x40 bytes (subtype 1:
+ * the rkey, address, length; the token is b's QPN). */
+static void expect_write_fault(OdpEnv *o, uint32_t rkey, uint64_t va)
+{
+    const uint8_t *eqe = h_eq_next(o->e->h, &o->pf_eq);
+
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 1);
+    g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x04), ==, rkey);
+    g_assert_cmphex(prm_be64(eqe + EQE_DATA + 0x10), ==, va);
+    g_assert_cmpuint(prm_be32(eqe + EQE_DATA + 0x0c), ==, 0x40);
+    g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x18), ==,
+                    (MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE) << 24 | o->e->b.num);
+}
+
+/* The driver resumed b's WRITE fault: a's retry lands at A_BUF + PAGE +
+ * 0x10 and completes. */
+static void resume_write_lands(OdpEnv *o)
+{
+    Harness *h = o->e->h;
+
+    resume_wq(o, MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE, o->e->b.num, o->e->b.num, false);
+    fire_timer(o->e);
+    wire(o->e, false);
+    wire(o->e, false);
+    expect_req(o->e, MLX5_OPCODE_RDMA_WRITE, 0);
+    g_assert_cmpmem(h_gpa(h, A_BUF + PAGE + 0x10), 0x40, h_gpa(h, A_BUF), 0x40);
+}
+
 /* An RDMA WRITE whose target page is not present: an RDMA event (subtype
  * 1: the rkey, address, length; the token is b's QPN), an RNR NAK; after
  * the resume the retry lands. */
 static void test_odp_rdma_write_fault(void)
 {
     OdpEnv o;
-    Harness *h;
-    const uint8_t *eqe;
 
     odp_env(&o, true);
-    h = o.e->h;
     fill(o.e, 0x40);
     post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 0x40, VA + PAGE + 0x10, o.key);
     wire(o.e, false);
-    eqe = h_eq_next(h, &o.pf_eq);
-    g_assert_nonnull(eqe);
-    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 1);
-    g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x04), ==, o.key);
-    g_assert_cmphex(prm_be64(eqe + EQE_DATA + 0x10), ==, VA + PAGE + 0x10);
-    g_assert_cmpuint(prm_be32(eqe + EQE_DATA + 0x0c), ==, 0x40);
-    g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x18), ==,
-                    (MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE) << 24 | o.e->b.num);
+    expect_write_fault(&o, o.key, VA + PAGE + 0x10);
     map_page(&o);
-    resume_wq(&o, MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE, o.e->b.num, o.e->b.num, false);
-    fire_timer(o.e);
+    resume_write_lands(&o);
+    env_free(o.e);
+}
+
+/* --- implicit ODP: the null mkey inside a KSM key ------------------------- */
+
+#define SLOT (1ull << 30)           /* an implicit MR's KSM entity (odp.c MLX5_KSM_PAGE_SHIFT) */
+
+/* An implicit ODP MR as mlx5_ib makes one (odp.c mlx5_ib_alloc_implicit_mr):
+ * a KSM key over all addresses, 1 GiB an entry, each entry naming the null
+ * mkey (populate_klm with ZAP) until the driver maps the slot. */
+static uint32_t implicit_key(Harness *h)
+{
+    uint32_t base = PRM_BYTE_OFF(create_mkey_in, klm_pas_mtt);
+    g_autoptr(HCmd) c = hcmd_new(OP_CREATE_MKEY, 0);
+    uint8_t *mkc;
+
+    hcmd_grow_in(c, base + 4 * 8);
+    mkc = IN_PTR(c, create_mkey_in, memory_key_mkey_entry);
+    mkc_all_rights(mkc, h->pd);
+    PRM_SET(mkc, access_mode_1_0, mkc, MLX5_MKC_ACCESS_MODE_KSM);
+    PRM_SET(mkc, length64, mkc, 1);
+    PRM_SET(mkc, log_page_size, mkc, 30);
+    PRM_SET(mkc, translations_octword_size, mkc, 2);
+    IN_SET(c, create_mkey_in, translations_octword_actual_size, 2);
+    for (unsigned i = 0; i < 2; i++) {
+        prm_put_be64(c->in + base + 16 * i, SLOT << 32 | MLX5_NULL_MKEY);
+        prm_put_be64(c->in + base + 16 * i + 8, 0);
+    }
+    h_ok(h, c);
+    return OUT_GET(c, create_mkey_out, mkey_index) << 8;
+}
+
+/* The driver maps slot 1 (odp.c pagefault_implicit_mr): a child MTT key
+ * at 1 GiB whose first page is A_BUF + PAGE, written into the KSM entry. */
+static void map_slot(Harness *h, uint32_t parent)
+{
+    const uint64_t page[] = { (A_BUF + PAGE) | MLX5_MTT_RD_EN | MLX5_MTT_WR_EN };
+    uint32_t child = mtt_key_of(h, SLOT, page, 1, true);
+    Mlx5Mkey *mk = mlx5_table_get(&h->fw->mkey, parent >> 8);
+
+    mk->mtt[2] = SLOT << 32 | child;
+    mk->mtt[3] = SLOT;
+    mlx5_mkey_list_changed(mk);
+}
+
+/* QUERY_SPECIAL_CONTEXTS names the null mkey, with the caps that make
+ * mlx5_ib offer implicit ODP (odp.c internal_fill_odp_caps); the key is
+ * no key of its own: a gather naming it is a protection error. */
+static void test_odp_special_contexts(void)
+{
+    OdpEnv o;
+    Harness *h;
+    const uint8_t *cap;
+    g_autoptr(HCmd) c = hcmd_new(OP_QUERY_SPECIAL_CONTEXTS, 0);
+
+    odp_env(&o, true);
+    h = o.e->h;
+    cap = MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL);
+    g_assert_true(PRM_GET(cmd_hca_cap, null_mkey, cap) &&
+                  PRM_GET(cmd_hca_cap, fixed_buffer_size, cap) &&
+                  PRM_GET(cmd_hca_cap, umr_extended_translation_offset, cap) &&
+                  !PRM_GET(cmd_hca_cap, umr_indirect_mkey_disabled, cap));
+    h_ok(h, c);
+    g_assert_cmphex(OUT_GET(c, query_special_contexts_out, null_mkey), ==, MLX5_NULL_MKEY);
+    g_assert_cmphex(OUT_GET(c, query_special_contexts_out, resd_lkey), ==, 0);
+    o.key = MLX5_NULL_MKEY;
+    post_paged(&o, MLX5_OPCODE_SEND, 0, 0x40);
+    wire(o.e, false);
+    g_assert_null(h_eq_next(h, &o.pf_eq));
+    expect_req(o.e, MLX5_OPCODE_SEND, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+    env_free(o.e);
+}
+
+/* An RDMA WRITE into a slot of an implicit MR that names the null mkey:
+ * an RDMA page fault on the parent's key and the address asked for; the
+ * driver maps the slot and resumes; the retry lands in the child's page.
+ * A SEND gathering from the other slot, still null, stalls a's queue
+ * behind a WQE fault. */
+static void test_odp_implicit_null_mkey(void)
+{
+    OdpEnv o;
+    Harness *h;
+    uint32_t parent;
+
+    odp_env(&o, true);
+    h = o.e->h;
+    h_trace_watch(h, "mlx5_mkey_null");
+    parent = implicit_key(h);
+    fill(o.e, 0x40);
+    post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 0x40, SLOT + 0x10, parent);
+    wire(o.e, false);
+    expect_write_fault(&o, parent, SLOT + 0x10);
+    g_assert_cmpuint(h_traced(h, "mlx5_mkey_null"), >=, 1);
+    map_slot(h, parent);
+    resume_write_lands(&o);
+    o.key = parent;
+    post_paged(&o, MLX5_OPCODE_SEND, 0x100, 0x40);
+    expect_fault(&o, MLX5_PF_TYPE_REQ_SEND_OR_WRITE, 1);
+    env_free(o.e);
+}
+
+/* Without paging an entry naming the null mkey reaches nothing: a remote
+ * access error, and no event. */
+static void test_odp_null_mkey_not_paging(void)
+{
+    OdpEnv o;
+    uint32_t parent;
+
+    odp_env(&o, true);
+    PRM_SET(cmd_hca_cap, pg, MLX5_CAP_CUR(o.e->h->fw, MLX5_CAP_GENERAL), 0);
+    parent = implicit_key(o.e->h);
+    fill(o.e, 0x40);
+    post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 0x40, SLOT + 0x10, parent);
     wire(o.e, false);
     wire(o.e, false);
-    expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, 0);
-    g_assert_cmpmem(h_gpa(h, A_BUF + PAGE + 0x10), 0x40, h_gpa(h, A_BUF), 0x40);
+    expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+    g_assert_null(h_eq_next(o.e->h, &o.pf_eq));
     env_free(o.e);
 }
 
@@ -292,5 +423,8 @@ int main(int argc, char **argv)
     g_test_add_func("/odp/not-paging", test_odp_not_paging);
     g_test_add_func("/odp/recv-fault", test_odp_recv_fault);
     g_test_add_func("/odp/rdma-write-fault", test_odp_rdma_write_fault);
+    g_test_add_func("/odp/special-contexts", test_odp_special_contexts);
+    g_test_add_func("/odp/implicit-null-mkey", test_odp_implicit_null_mkey);
+    g_test_add_func("/odp/null-mkey-not-paging", test_odp_null_mkey_not_paging);
     return g_test_run();
 }

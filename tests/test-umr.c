@@ -554,7 +554,8 @@ static void test_indirect_create_refused(void)
     hcmd_free(c);
     c = indirect_key_cmd(h, MLX5_MKC_ACCESS_MODE_KLMS, 0, h->pd, 0, 64, slots, 2, true);
     PRM_SET(mkc, translations_octword_size, IN_PTR(c, create_mkey_in, memory_key_mkey_entry),
-            (1u << 16) + 1);
+            (1u << PRM_GET(cmd_hca_cap, log_max_klm_list_size,
+                           MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL))) + 1);
     h_fail(h, c, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_LIST_SIZE);
     hcmd_free(c);
     c = indirect_key_cmd(h, MLX5_MKC_ACCESS_MODE_KSM, 31, h->pd, 0, 64, slots, 2, false);
