@@ -73,12 +73,14 @@ static const CapValue mlx5_caps[] = {
     GEN(block_lb_mc, 1),
     /* On-demand paging, the transport scheme (hw-rdma/odp.c; what the
      * drivers need: docs/odp-driver-map.md): the device pages, and RC QPs
-     * may fault on every operation, UD QPs on sends.  SRQ and XRC faults
-     * (which mlx5_core would then set: main.c handle_hca_cap_odp) are not
-     * offered yet.  Implicit ODP (odp.c internal_fill_odp_caps: all four
-     * below): a KSM key over the whole address space whose slots name the
-     * null mkey until mlx5_ib maps them (QUERY_SPECIAL_CONTEXTS, fw.h
-     * MLX5_NULL_MKEY), entries of a fixed size (KSM), and UMR list
+     * and XRC QPs may fault on every operation, RC and XRC receives also
+     * on an SRQ's WQE (a WQE fault of type 0, the SRQ's number), UD QPs on
+     * sends (a UD receive has no RNR NAK to wait behind).  mlx5_core turns
+     * on the SRQ and XRC bits itself, copying them from MAX (main.c
+     * handle_hca_cap_odp: SET_HCA_CAP of the ODP page).  Implicit ODP
+     * (odp.c internal_fill_odp_caps: all four below): a KSM key over the
+     * whole address space whose slots name the null mkey until mlx5_ib
+     * maps them (QUERY_SPECIAL_CONTEXTS, fw.h MLX5_NULL_MKEY), entries of a fixed size (KSM), and UMR list
      * offsets past 16 bits (xlt_offset_47_16, hw-rdma/umr.c; without it
      * mlx5_ib also refuses ODP MRs of 2^16 pages and more: umr.h
      * mlx5r_umr_can_load_pas). */
@@ -87,6 +89,9 @@ static const CapValue mlx5_caps[] = {
     GEN(fixed_buffer_size, 1),
     GEN(umr_extended_translation_offset, 1),
     ODP(rc, send), ODP(rc, receive), ODP(rc, write), ODP(rc, read), ODP(rc, atomic),
+    ODP(rc, srq_receive),
+    ODP(xrc, send), ODP(xrc, receive), ODP(xrc, write), ODP(xrc, read), ODP(xrc, atomic),
+    ODP(xrc, srq_receive),
     ODP(ud, send),
     GEN(cq_resize, 1),                      /* MODIFY_CQ op_mod 1 (cq.c) */
     GEN(uc, 1),                             /* UC QPs (hw-rdma/rc*.c, unreliable) */

@@ -406,7 +406,7 @@ static void test_set_hca_cap_bad_type(void)
 
 /* The on-demand paging page: QUERY answers it; SET takes what mlx5_core
  * writes (CUR, with the bits MAX has turned on: main.c
- * handle_hca_cap_odp) and refuses a bit MAX lacks (XRC faults are not
+ * handle_hca_cap_odp) and refuses a bit MAX lacks (UC faults are not
  * offered). */
 static void test_set_hca_cap_odp(void)
 {
@@ -414,22 +414,25 @@ static void test_set_hca_cap_odp(void)
     g_autoptr(HCmd) q = hcmd_new(OP_QUERY_HCA_CAP, MLX5_CAP_ODP << 1 | 1);
     g_autoptr(HCmd) same = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_ODP << 1);
     g_autoptr(HCmd) more = hcmd_new(OP_SET_HCA_CAP, MLX5_CAP_ODP << 1);
+    const uint8_t *got;
     uint8_t *want;
 
     h_enable(h);
     h_ok(h, q);
+    got = OUT_PTR(q, query_hca_cap_out, capability);
     g_assert_cmpuint(PRM_GET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL)), ==, 1);
-    g_assert_cmphex(PRM_GET(odp_cap, rc_odp_caps, OUT_PTR(q, query_hca_cap_out, capability)), ==,
-                    0xf8000000u);                   /* send, receive, write, read, atomic */
-    memcpy(IN_PTR(same, set_hca_cap_in, capability), OUT_PTR(q, query_hca_cap_out, capability),
-           MLX5_CAP_BYTES);
+    /* send, receive, write, read, atomic, srq_receive */
+    g_assert_cmphex(PRM_GET(odp_cap, rc_odp_caps, got), ==, 0xfc000000u);
+    g_assert_cmphex(PRM_GET(odp_cap, xrc_odp_caps, got), ==, 0xfc000000u);
+    g_assert_cmphex(PRM_GET(odp_cap, ud_odp_caps, got), ==, 0x80000000u);     /* send */
+    memcpy(IN_PTR(same, set_hca_cap_in, capability), got, MLX5_CAP_BYTES);
     h_ok(h, same);
     want = IN_PTR(more, set_hca_cap_in, capability);
-    memcpy(want, OUT_PTR(q, query_hca_cap_out, capability), MLX5_CAP_BYTES);
-    PRM_SET(odp_cap, xrc_odp_caps, want,
+    memcpy(want, got, MLX5_CAP_BYTES);
+    PRM_SET(odp_cap, uc_odp_caps, want,
             1u << (31 - PRM_OFF(odp_per_transport_service_cap, send)));
     h_fail(h, more, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_CAP_TYPE);
-    g_assert_cmpuint(PRM_GET(odp_cap, xrc_odp_caps, MLX5_CAP_CUR(h->fw, MLX5_CAP_ODP)), ==, 0);
+    g_assert_cmpuint(PRM_GET(odp_cap, uc_odp_caps, MLX5_CAP_CUR(h->fw, MLX5_CAP_ODP)), ==, 0);
 }
 
 /* The atomic group: 8-byte CAS and FAA on QPs; software may choose host

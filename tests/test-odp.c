@@ -209,6 +209,23 @@ static void test_odp_not_paging(void)
     env_free(o.e);
 }
 
+/* The driver maps the page a receive WQE lists and resumes the fault
+ * (`type` of work queue `wq`): a's next retry of its SEND of 0x40 bytes
+ * lands there, both sides complete. */
+static void resume_recv_lands(OdpEnv *o, unsigned type, uint32_t wq, uint32_t token)
+{
+    Harness *h = o->e->h;
+
+    map_page(o);
+    resume_wq(o, type, wq, token, false);
+    fire_timer(o->e);
+    wire(o->e, false);
+    wire(o->e, false);
+    expect_req(o->e, MLX5_OPCODE_SEND, 0);
+    g_assert_nonnull(h_cq_next(h, &o->e->rcq));
+    g_assert_cmpmem(h_gpa(h, A_BUF + PAGE), 0x40, h_gpa(h, A_BUF), 0x40);
+}
+
 /* b's receive WQE lists the page not present: the SEND gets an RNR NAK,
  * b raises a WQE fault of its RQ (type 2) once - a's retry before the
  * resume gets another RNR NAK and no event - and after the resume a's
@@ -239,14 +256,46 @@ static void test_odp_recv_fault(void)
     fire_timer(o.e);                                    /* the RNR timer: a retries */
     wire(o.e, false);
     g_assert_null(h_eq_next(h, &o.pf_eq));              /* the fault is out already */
-    map_page(&o);
-    resume_wq(&o, MLX5_PF_TYPE_RESP, o.e->b.num, token, false);
-    fire_timer(o.e);
+    resume_recv_lands(&o, MLX5_PF_TYPE_RESP, o.e->b.num, token);
+    env_free(o.e);
+}
+
+/* A receive WQE of an SRQ (here an RMP, the ISSI 1 SRQ) lists the page
+ * not present: a WQE fault of type 0 naming the SRQ and the WQE, an RNR
+ * NAK; the WQE stays on the SRQ and, after the resume, the retry lands
+ * in it. */
+static void test_odp_srq_recv_fault(void)
+{
+    OdpEnv o;
+    Harness *h;
+    HRing srq, s;
+    uint32_t rmpn;
+    const uint8_t *eqe;
+
+    o.e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    h = o.e->h;
+    o.e->rnr_retry = 7;
+    o.e->timeout = 14;
+    PRM_SET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), 1);
+    o.pf_eq = h_create_eq(h, 6, 0, 1ull << MLX5_EVENT_PAGE_FAULT);
+    o.key = paged_key(h);
+    rmpn = h_create_rmp_ring(h, &srq, 3);
+    s = srq_qp_of(o.e, MLX5_QP_ST_RC, rmpn, 0);
+    connect_qp(o.e, o.e->a.num, s.num, 1);
+    connect_qp(o.e, s.num, o.e->a.num, 1);
+    srq_wqe(o.e, &srq, 0, 1, 0, 0x40);
+    h_data_seg(h_gpa(h, srq.gpa) + MLX5_SRQ_NEXT_SEG_BYTES, 0x40, o.key, VA + PAGE);
+    h_put32(h, srq.dbr, 1);
+    fill(o.e, 0x40);
+    post_send(o.e, MLX5_OPCODE_SEND, 0x40, 0);
     wire(o.e, false);
-    wire(o.e, false);
-    expect_req(o.e, MLX5_OPCODE_SEND, 0);
-    g_assert_nonnull(h_cq_next(h, &o.e->rcq));
-    g_assert_cmpmem(h_gpa(h, A_BUF + PAGE), 0x40, h_gpa(h, A_BUF), 0x40);
+    eqe = h_eq_next(h, &o.pf_eq);
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 0);
+    g_assert_cmphex(prm_be32(eqe + PF_EQE_TYPE_WQ), ==, MLX5_PF_TYPE_RMP << 24 | rmpn);
+    g_assert_cmpuint(prm_be16(eqe + PF_EQE_INDEX), ==, 0);
+    g_assert_null(h_cq_next(h, &o.e->rcq));
+    resume_recv_lands(&o, MLX5_PF_TYPE_RMP, rmpn, prm_be32(eqe + PF_EQE_TOKEN));
     env_free(o.e);
 }
 
@@ -422,6 +471,7 @@ int main(int argc, char **argv)
     g_test_add_func("/odp/fault-dropped-at-err", test_odp_fault_dropped_at_err);
     g_test_add_func("/odp/not-paging", test_odp_not_paging);
     g_test_add_func("/odp/recv-fault", test_odp_recv_fault);
+    g_test_add_func("/odp/srq-recv-fault", test_odp_srq_recv_fault);
     g_test_add_func("/odp/rdma-write-fault", test_odp_rdma_write_fault);
     g_test_add_func("/odp/special-contexts", test_odp_special_contexts);
     g_test_add_func("/odp/implicit-null-mkey", test_odp_implicit_null_mkey);
