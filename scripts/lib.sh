@@ -235,13 +235,16 @@ qemu_fuzz_build() {
 # guests' libibverbs.so.1 keeps its ABI and their glibc is no older.
 guest_programs() {
     local src=$MLX5EMU_ROOT/guest-tests/c f dir
-    dir=$MLX5EMU_CACHE/guest-bin/$( (cd "$src" && ls ./*.c && cat ./*.c) | md5sum | cut -c1-12)
+    # each program of guest-tests/c with what they share (lib/)
+    dir=$MLX5EMU_CACHE/guest-bin/$( (cd "$src" && ls ./*.c lib/* && cat ./*.c lib/*) |
+                                    md5sum | cut -c1-12)
     if [ ! -f "$dir/.built" ]; then
         [ -f /usr/include/infiniband/verbs.h ] || host_setup
         mkdir -p "$dir"
         for f in "$src"/*.c; do
-            cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -o "$dir/$(basename "$f" .c)" "$f" \
-                -libverbs || die "cannot build $f"
+            cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -I "$src/lib" \
+                -o "$dir/$(basename "$f" .c)" "$f" "$src"/lib/*.c -libverbs ||
+                die "cannot build $f"
         done
         touch "$dir/.built"
     fi
