@@ -26,6 +26,7 @@ typedef struct CapValue {
 #define ROCE(f, v) CAP(MLX5_CAP_ROCE, roce_cap, f, v)
 #define ATOMIC(f, v) CAP(MLX5_CAP_ATOMIC, atomic_caps, f, v)
 #define DEV_MEM(f, v) CAP(MLX5_CAP_DEVICE_MEM, device_mem_cap, f, v)
+#define QOS(f, v) CAP(MLX5_CAP_QOS, qos_cap, f, v)
 /* A transport's on-demand paging bit (odp_per_transport_service_cap). */
 #define ODP(t, f) \
     { MLX5_CAP_ODP, PRM_OFF(odp_cap, t##_odp_caps) + PRM_OFF(odp_per_transport_service_cap, f), \
@@ -93,6 +94,20 @@ static const CapValue mlx5_caps[] = {
     ODP(xrc, send), ODP(xrc, receive), ODP(xrc, write), ODP(xrc, read), ODP(xrc, atomic),
     ODP(xrc, srq_receive),
     ODP(ud, send),
+    /* Packet pacing (qos.c, hw-rdma/pacing.c): a table of rates Ethernet
+     * SQs name - mlx5e's tx_maxrate, mlx5_ib's IBV_QP_RATE_LIMIT on raw
+     * packet QPs (mlx5_core rl.c mlx5_init_rl_table reads these).  From 1
+     * Mbit/s to the link's 100 Gbit/s, in kbit/s; with a burst bound and a
+     * typical packet size per rate (mlx5_ib offers them to processes:
+     * MLX5_IB_PP_SUPPORT_BURST).  No scheduling elements (nic_sq_scheduling
+     * 0: no HTB offload). */
+    GEN(qos, 1),
+    QOS(packet_pacing, 1),
+    QOS(packet_pacing_burst_bound, 1),
+    QOS(packet_pacing_typical_size, 1),
+    QOS(packet_pacing_max_rate, 100000000),
+    QOS(packet_pacing_min_rate, 1000),
+    QOS(packet_pacing_rate_table_size, MLX5_PP_RATE_TABLE_SIZE),
     GEN(cq_resize, 1),                      /* MODIFY_CQ op_mod 1 (cq.c) */
     GEN(uc, 1),                             /* UC QPs (hw-rdma/rc*.c, unreliable) */
     GEN(nic_flow_table, 1),

@@ -41,6 +41,7 @@
     X(ALLOC_Q_COUNTER,          0x771, cmd_alloc_q_counter, mbox_in,            alloc_q_counter_out, MLX5_NEEDS_INIT) \
     X(DEALLOC_Q_COUNTER,        0x772, cmd_dealloc_q_counter, dealloc_q_counter_in, mbox_out,       MLX5_NEEDS_INIT) \
     X(QUERY_Q_COUNTER,          0x773, cmd_query_q_counter, query_q_counter_in, query_q_counter_out, MLX5_NEEDS_INIT) \
+    X(SET_PP_RATE_LIMIT,        0x780, cmd_set_pp_rate_limit, set_pp_rate_limit_in, mbox_out,    MLX5_NEEDS_INIT) \
     X(ALLOC_PD,                 0x800, cmd_alloc_pd,        mbox_in,            alloc_pd_out,       MLX5_NEEDS_INIT) \
     X(DEALLOC_PD,               0x801, cmd_dealloc_pd,      dealloc_pd_in,      mbox_out,           MLX5_NEEDS_INIT) \
     X(ALLOC_UAR,                0x802, cmd_alloc_uar,       mbox_in,            alloc_uar_out,      MLX5_NEEDS_INIT) \
@@ -117,7 +118,7 @@
     X(QUERY_ROCE_ADDRESS, 0x760) X(QUERY_HCA_VPORT_CONTEXT, 0x762) \
     X(MODIFY_HCA_VPORT_CONTEXT, 0x763) X(QUERY_HCA_VPORT_GID, 0x764) \
     X(SET_MONITOR_COUNTER, 0x774) X(ARM_MONITOR_COUNTER, 0x775) \
-    X(SET_PP_RATE_LIMIT, 0x780) X(QUERY_RATE_LIMIT, 0x781) \
+    X(QUERY_RATE_LIMIT, 0x781) \
     X(CREATE_SCHEDULING_ELEMENT, 0x782) X(MODIFY_CONG_STATUS, 0x823) \
     X(ADD_VXLAN_UDP_DPORT, 0x827) X(DELETE_VXLAN_UDP_DPORT, 0x828) \
     X(QUERY_TIR, 0x903) \

@@ -185,6 +185,9 @@ unsigned mlx5_ring_ctx_check(Mlx5Cmd *c, const uint8_t *ctx, unsigned log_max, u
 unsigned mlx5_ring_ctx_init(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *ctx, Mlx5Ring *r,
                             uint32_t pas_off, unsigned cqe_sz);
 
+/* An SQ's packet pacing rate index is 0 or names a rate (qos.c). */
+unsigned mlx5_sq_check_rate(Mlx5Fw *fw, Mlx5Cmd *c, uint32_t sqn, uint16_t index);
+
 /* Handlers, one per opcode (the files named in cmd-list.h). */
 #define MLX5_HANDLER_DECL_(name, op, fn, in, out, needs) \
     unsigned fn(Mlx5Fw *fw, Mlx5Cmd *c);

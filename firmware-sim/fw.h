@@ -62,6 +62,7 @@ enum {
     MLX5_CAP_ATOMIC = 0x3,
     MLX5_CAP_ROCE = 0x4,
     MLX5_CAP_FLOW_TABLE = 0x7,
+    MLX5_CAP_QOS = 0xc,
     MLX5_CAP_DEVICE_MEM = 0xf,
     MLX5_CAP_GENERAL_2 = 0x20,
     MLX5_CAP_TYPES = 0x40,
@@ -72,7 +73,7 @@ enum {
  * Mlx5Fw.caps_max/caps_cur; QUERY_HCA_CAP of any other type is
  * BAD_CAP_TYPE (caps.c).  A page per slot, not per type: 64 types of
  * 4 KiB, twice, were 512 KiB to clear for every Mlx5Fw. */
-#define MLX5_CAP_SLOTS 7
+#define MLX5_CAP_SLOTS 8
 static inline int mlx5_cap_slot(unsigned type)
 {
     switch (type) {
@@ -83,6 +84,7 @@ static inline int mlx5_cap_slot(unsigned type)
     case MLX5_CAP_FLOW_TABLE: return 4;
     case MLX5_CAP_DEVICE_MEM: return 5;
     case MLX5_CAP_ODP: return 6;
+    case MLX5_CAP_QOS: return 7;
     default: return -1;
     }
 }
@@ -293,6 +295,12 @@ typedef struct Mlx5SendQueue {
     uint32_t user_index;        /* its CQEs' srqn_uidx (CQE version 1) */
     uint32_t uar_page;          /* the UAR page its doorbells come through */
     Mlx5Qp *qp;                 /* the QP it belongs to; NULL: an Ethernet SQ */
+    /* Ethernet SQs: the packet pacing rate it sends at (sqc
+     * packet_pacing_rate_limit_index: an entry of the rate table, qos.c;
+     * 0 unlimited), and when its next frame may leave (hw-rdma/pacing.c,
+     * the data path's clock). */
+    uint16_t rate_index;
+    uint64_t pace_at;
     /* A page fault the WQE at hw_counter raised (hw-rdma/odp.c): the queue
      * stalls until PAGE_FAULT_RESUME names it (type, token). */
     bool pf_pending;
@@ -581,6 +589,16 @@ typedef struct Mlx5Memic {
     uint32_t allocations;
 } Mlx5Memic;
 
+/* Packet pacing (qos.c): the rate table SET_PP_RATE_LIMIT fills, which
+ * Ethernet SQs name by index (sqc packet_pacing_rate_limit_index); index
+ * 0 is "no limit" and holds no rate (mlx5_core rl.c mlx5_rl_table_get). */
+#define MLX5_PP_RATE_TABLE_SIZE 128u
+typedef struct Mlx5PpRate {
+    uint32_t rate_kbps;         /* 0: the entry is not set */
+    uint32_t burst_bytes;       /* burst_upper_bound; 0: one frame */
+    uint16_t typical_bytes;     /* typical_packet_size (a hint) */
+} Mlx5PpRate;
+
 typedef struct Mlx5Fw {
     const Mlx5Platform *plat;
     void *opaque;
@@ -638,6 +656,8 @@ typedef struct Mlx5Fw {
 
     /* device memory (memic.c) */
     Mlx5Memic memic;
+    /* packet pacing (qos.c) */
+    Mlx5PpRate pp_rate[MLX5_PP_RATE_TABLE_SIZE];
 
     /* pages given with MANAGE_PAGES, returned on TAKE */
     uint64_t *pages;
@@ -717,6 +737,13 @@ bool mlx5_memic_allocated(Mlx5Fw *fw, uint64_t off, uint64_t len);
 /* Copy bytes [off, off + len) of the window if they are all allocated;
  * false otherwise, nothing copied. */
 bool mlx5_memic_rw(Mlx5Fw *fw, uint64_t off, void *buf, uint64_t len, bool write);
+
+/* Packet pacing (qos.c). */
+/* Every rate of the table cleared (reset); how many were set. */
+unsigned mlx5_pp_rate_reset(Mlx5Fw *fw);
+/* The rate an SQ's index names: NULL for index 0, an index past the
+ * table or an entry not set - the SQ then sends unlimited. */
+const Mlx5PpRate *mlx5_pp_rate(const Mlx5Fw *fw, uint16_t index);
 
 /* Event queues (eq.c). */
 void mlx5_eq_post(Mlx5Fw *fw, Mlx5Eq *eq, uint8_t type, uint8_t sub_type,

@@ -306,6 +306,8 @@ static unsigned fw_free_objects(Mlx5Fw *fw, const char *why)
     g_hash_table_remove_all(fw->mcg);
     n = mlx5_memic_reset(fw); total += n;
     if (n) mlx5emu_trace_fw_freed(why, "device memory allocation", n);
+    n = mlx5_pp_rate_reset(fw); total += n;
+    if (n) mlx5emu_trace_fw_freed(why, "packet pacing rate", n);
     memset(fw->flow_root, 0, sizeof(fw->flow_root));
     memset(fw->flow_root_set, 0, sizeof(fw->flow_root_set));
     memset(fw->gid, 0, sizeof(fw->gid));

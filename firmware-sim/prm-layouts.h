@@ -419,6 +419,29 @@
 /* On-demand paging capabilities, QUERY_HCA_CAP type 2 (the transport
  * page-fault scheme's half: docs/odp-driver-map.md 1.2), and what each
  * transport may fault on. */
+#define PRM_FIELDS_qos_cap(F) \
+    F(qos_cap, packet_pacing, 0x0, 1) \
+    F(qos_cap, esw_scheduling, 0x1, 1) \
+    F(qos_cap, packet_pacing_burst_bound, 0x5, 1) \
+    F(qos_cap, packet_pacing_typical_size, 0x6, 1) \
+    F(qos_cap, nic_sq_scheduling, 0x8, 1) \
+    F(qos_cap, packet_pacing_uid, 0xb, 1) \
+    F(qos_cap, packet_pacing_max_rate, 0x40, 32) \
+    F(qos_cap, packet_pacing_min_rate, 0x60, 32) \
+    F(qos_cap, packet_pacing_rate_table_size, 0x90, 16)
+
+#define PRM_FIELDS_set_pp_rate_limit_context(F) \
+    F(set_pp_rate_limit_context, rate_limit, 0x0, 32) \
+    F(set_pp_rate_limit_context, burst_upper_bound, 0x20, 32) \
+    F(set_pp_rate_limit_context, typical_packet_size, 0x50, 16)
+
+#define PRM_FIELDS_set_pp_rate_limit_in(F) \
+    F(set_pp_rate_limit_in, opcode, 0x0, 16) \
+    F(set_pp_rate_limit_in, uid, 0x10, 16) \
+    F(set_pp_rate_limit_in, op_mod, 0x30, 16) \
+    F(set_pp_rate_limit_in, rate_limit_index, 0x50, 16) \
+    F(set_pp_rate_limit_in, ctx, 0x80, 384)
+
 #define PRM_FIELDS_odp_cap(F) \
     F(odp_cap, sig, 0x40, 1) \
     F(odp_cap, rc_odp_caps, 0x80, 32) \
@@ -2204,6 +2227,9 @@
     L(atomic_caps, 0x800) \
     L(device_mem_cap, 0x800) \
     L(odp_cap, 0x800) \
+    L(qos_cap, 0x800) \
+    L(set_pp_rate_limit_context, 0x180) \
+    L(set_pp_rate_limit_in, 0x200) \
     L(odp_per_transport_service_cap, 0x20) \
     L(flow_table_nic_cap, 0x8000) \
     L(flow_table_prop_layout, 0x200) \

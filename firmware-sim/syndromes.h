@@ -75,7 +75,10 @@
     X(MEMIC_SIZE,         0x5e003d, "device memory size 0, not a multiple of 64 B or above max_memic_size") \
     X(MEMIC_ALIGN,        0x5e003e, "device memory alignment above log_max_memic_addr_alignment") \
     X(MEMIC_FULL,         0x5e003f, "no free device memory of that size and alignment in the range") \
-    X(MEMIC_NOT_ALLOCATED, 0x5e0040, "not the start and size of a device memory allocation")
+    X(MEMIC_NOT_ALLOCATED, 0x5e0040, "not the start and size of a device memory allocation") \
+    X(PP_RATE_INDEX,      0x5e0041, "packet pacing rate index 0 or past packet_pacing_rate_table_size") \
+    X(PP_RATE,            0x5e0042, "packet pacing rate outside packet_pacing_min_rate .. max_rate") \
+    X(PP_RATE_NOT_SET,    0x5e0043, "SQ names a packet pacing rate index that holds no rate")
 
 #define MLX5_SYND_ENUM_(n, v, d) MLX5_SYND_##n = (v),
 enum { MLX5_SYNDROME_LIST(MLX5_SYND_ENUM_) };

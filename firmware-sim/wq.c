@@ -122,6 +122,9 @@ static const Mlx5CtxField sqc_fields[] = {
     MLX5_CTX_FIELD(PRM_OFF(sqc, min_wqe_inline_mode), PRM_W(sqc, min_wqe_inline_mode), Mlx5Sq,
                    min_wqe_inline_mode, 0, MLX5_CTX_IN),
     MLX5_CTX_STATE(PRM_OFF(sqc, tis_lst_sz), PRM_W(sqc, tis_lst_sz), sqc_tis_lst_sz),
+    MLX5_CTX_FIELD(PRM_OFF(sqc, packet_pacing_rate_limit_index),
+                   PRM_W(sqc, packet_pacing_rate_limit_index), Mlx5Sq, sq.rate_index, 0,
+                   MLX5_CTX_INOUT),
 };
 static const Mlx5CtxField rqc_fields[] = {
     WQ_FIELDS_(Mlx5Rq, rq), WQ_CTX_(Mlx5Rq, state, state, 0, INOUT),
@@ -161,15 +164,16 @@ static unsigned wq_parse(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *wqc, Mlx5Ring *r
     return MLX5_CMD_STAT_OK;
 }
 
-/* The references an SQ's context adds: at most one TIS, which exists. */
-static unsigned sq_check_tis(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *sqc)
+/* The references an SQ's context adds: at most one TIS, which exists;
+ * a packet pacing rate, if it names one (qos.c). */
+static unsigned sq_check_refs(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *sqc)
 {
     if (PRM_GET(sqc, tis_lst_sz, sqc) > 1 ||
         (PRM_GET(sqc, tis_lst_sz, sqc) == 1 &&
          !mlx5_table_get(&fw->tis, PRM_GET(sqc, tis_num_0, sqc)))) {
         return CMD_FAIL(c, BAD_PARAM, BAD_TIS);
     }
-    return MLX5_CMD_STAT_OK;
+    return mlx5_sq_check_rate(fw, c, 0, PRM_GET(sqc, packet_pacing_rate_limit_index, sqc));
 }
 
 /* An RQ's: the Q counter its out-of-buffer drops count in, if any. */
@@ -192,7 +196,7 @@ typedef struct WqKind {
     size_t n;
 } WqKind;
 /* SQ: 64-byte WQEBBs; RQ: 16 bytes per scatter entry, up to max_wqe_sz_rq. */
-static const WqKind sq_kind = { "SQ", 6, 6, sq_check_tis, MLX5_CTX_FIELDS(sqc_fields) };
+static const WqKind sq_kind = { "SQ", 6, 6, sq_check_refs, MLX5_CTX_FIELDS(sqc_fields) };
 static const WqKind rq_kind = { "RQ", 4, 9, rq_check_counter, MLX5_CTX_FIELDS(rqc_fields) };
 
 /* The new queue's CQ and what its kind names exist, and it starts in RST. */
@@ -269,6 +273,10 @@ static bool wq_transition_ok(unsigned from, unsigned to)
     return false;
 }
 
+/* modify_sq_in.modify_bitmask: what besides the state the command sets
+ * (Linux MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX). */
+enum { MLX5_MODIFY_SQ_RATE_LIMIT_INDEX = 1u << 0 };
+
 /* MODIFY_SQ / MODIFY_RQ: `*state` is expected to be the command's
  * sq_state (rq_state); RST starts the device's counter over. */
 static unsigned wq_modify_state(Mlx5Cmd *c, const char *kind, uint8_t *state,
@@ -291,15 +299,33 @@ static unsigned wq_modify_state(Mlx5Cmd *c, const char *kind, uint8_t *state,
 unsigned cmd_modify_sq(Mlx5Fw *fw, Mlx5Cmd *c)
 {
     uint32_t sqn = PRM_GET(modify_sq_in, sqn, c->in);
+    int rate = -1;                      /* the new rate index, if the command sets one */
     unsigned st;
     Mlx5Sq *q = mlx5_cmd_find(c, mlx5_sq_get(fw, sqn), sqn, MLX5_SYND_BAD_ID, &st);
 
     if (!q) {
         return st;
     }
+    /* modify_bitmask bit 0: the packet pacing rate (mlx5e
+     * mlx5e_set_sq_maxrate, mlx5_ib modify_raw_packet_qp_sq), checked
+     * before anything changes */
+    if (PRM_GET(modify_sq_in, modify_bitmask, c->in) & MLX5_MODIFY_SQ_RATE_LIMIT_INDEX) {
+        rate = PRM_GET(sqc, packet_pacing_rate_limit_index, PRM_PTR(modify_sq_in, ctx, c->in));
+        st = mlx5_sq_check_rate(fw, c, sqn, rate);
+        if (st != MLX5_CMD_STAT_OK) {
+            return st;
+        }
+    }
     st = wq_modify_state(c, "SQ", &q->sq.state, &q->sq.hw_counter);
+    if (st != MLX5_CMD_STAT_OK) {
+        return st;
+    }
     if (q->sq.state == MLX5_RQC_STATE_RST) {
         q->sq.lso_sent = 0;             /* nothing is half sent */
+    }
+    if (rate >= 0 && q->sq.rate_index != rate) {
+        mlx5emu_trace_sq_rate(sqn, q->sq.rate_index, (unsigned)rate);
+        q->sq.rate_index = (uint16_t)rate;
     }
     return st;
 }

@@ -55,7 +55,7 @@ if [ "$NODE" = 1 ]; then
 fi
 sync tso-done
 
-# --- iperf3: TCP 10 s each way without retransmits, UDP, 4 streams ----------
+# --- iperf3: TCP 10 s each way without retransmits, UDP, paced, 4 streams ---
 # A retransmission the receiver reports as a duplicate (D-SACK, RFC 2883)
 # repaired no loss: the original had arrived.  Under TCG a guest's ACKs can
 # stall past the sender's tail-loss-probe timeout (2 SRTT + 2 jiffies), and
@@ -95,6 +95,20 @@ if [ "$NODE" = 1 ]; then
     else
         fail iperf3-udp "$(tail -2 /tmp/udp.json)"
     fi
+    # Packet pacing: every TX queue held to 50 Mbit/s (mlx5e sets a rate
+    # of the device's table and names it in each SQ: en_main.c
+    # mlx5e_set_tx_maxrate; hw-rdma/pacing.c spaces the frames).  What
+    # arrives may not beat it - the run above went far faster - and it
+    # must still arrive.
+    for q in /sys/class/net/"$DEV"/queues/tx-*/tx_maxrate; do echo 50 >"$q"; done
+    if iperf3 -c "$PEER_IP" -t 4 -J >/tmp/paced.json 2>&1; then
+        bps=$(json /tmp/paced.json 'int(d["end"]["sum_received"]["bits_per_second"] / 1e6)')
+        [ "$bps" -gt 0 ] && [ "$bps" -le 55 ] && pass "tx-maxrate ($bps Mbit/s at 50)" \
+            || fail tx-maxrate "$bps Mbit/s received at tx_maxrate 50"
+    else
+        fail tx-maxrate "$(tail -2 /tmp/paced.json)"
+    fi
+    for q in /sys/class/net/"$DEV"/queues/tx-*/tx_maxrate; do echo 0 >"$q"; done
 fi
 sync rss
 # RSS: 4 streams to node 0 must reach both of its RX queues.  Which queue a

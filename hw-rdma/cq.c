@@ -26,27 +26,16 @@
 /* dp->cq_moderated (deadlines.h) holds each CQ's held event; the CQ's
  * place in it is one hash look, however many CQs a guest armed
  * (dp->cq_held_at). */
-static void held_placed(void *cq, guint place, void *opaque)
-{
-    Mlx5DataPath *dp = opaque;
-
-    if (place) {
-        g_hash_table_insert(dp->cq_held_at, cq, GUINT_TO_POINTER(place));
-    } else {
-        g_hash_table_remove(dp->cq_held_at, cq);
-    }
-}
-
 void mlx5_cq_moderation_init(Mlx5DataPath *dp)
 {
-    mlx5_deadlines_init(&dp->cq_moderated, held_placed, dp);
     dp->cq_held_at = g_hash_table_new(g_direct_hash, g_direct_equal);
+    mlx5_deadlines_init(&dp->cq_moderated, mlx5_deadlines_index_placed, dp->cq_held_at);
 }
 
 /* The CQ's place in dp->cq_moderated, 0 if it holds no event. */
 static guint held_place(Mlx5DataPath *dp, const Mlx5Cq *cq)
 {
-    return GPOINTER_TO_UINT(g_hash_table_lookup(dp->cq_held_at, cq));
+    return mlx5_deadlines_index_place(dp->cq_held_at, cq);
 }
 
 void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq)

@@ -43,6 +43,8 @@ typedef struct Mlx5DataPath {
     Mlx5Deadlines cq_moderated; /* Mlx5Cq: the events moderation holds (cq.c) */
     GHashTable *cq_held_at;     /* Mlx5Cq * -> its place in cq_moderated */
     Mlx5Deadlines rc_timed;     /* Mlx5QpTransport whose ack or RNR timer runs (rc.c) */
+    Mlx5Deadlines sq_paced;     /* SQ numbers waiting for their packet pacing rate (pacing.c) */
+    GHashTable *sq_paced_at;    /* SQ number -> its place in sq_paced */
     GPtrArray *rq_err_watched;  /* Mlx5QpTransport in ERR, new receive WQEs flushed (rq.c) */
     guint rq_err_next;          /* where the next look at them starts */
     GQueue *roce_loopback;      /* GBytes: RoCE frames to this port, to receive (transport.c) */
@@ -127,6 +129,19 @@ void mlx5_cq_moderation_init(Mlx5DataPath *dp);
 uint64_t mlx5_cq_moderation_expire(Mlx5DataPath *dp);
 /* The CQ goes: its held event with it. */
 void mlx5_cq_forget(Mlx5DataPath *dp, Mlx5Cq *cq);
+
+/* pacing.c: an Ethernet SQ held to a packet pacing rate. */
+void mlx5_pacing_init(Mlx5DataPath *dp);
+void mlx5_pacing_fini(Mlx5DataPath *dp);
+void mlx5_pacing_reset(Mlx5DataPath *dp);
+/* True if the SQ's next frame may not leave yet: it waits (its time is
+ * set), and the SQ is resumed then. */
+bool mlx5_sq_pace_hold(Mlx5DataPath *dp, Mlx5SendQueue *sq);
+/* `bytes` went on the wire from the SQ: its time moves on. */
+void mlx5_sq_pace_sent(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint64_t bytes);
+/* The platform timer fired: resume the SQs whose time has come, a
+ * slice's worth; the next deadline (UINT64_MAX: none). */
+uint64_t mlx5_pacing_expire(Mlx5DataPath *dp);
 
 /* mkey.c */
 /* ABSENT: a page the key maps is not present (only while the device

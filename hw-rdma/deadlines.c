@@ -55,6 +55,20 @@ void mlx5_deadlines_init(Mlx5Deadlines *d, Mlx5DeadlinePlaced *placed, void *opa
     d->opaque = opaque;
 }
 
+void mlx5_deadlines_index_placed(void *owner, guint place, void *index)
+{
+    if (place) {
+        g_hash_table_insert(index, owner, GUINT_TO_POINTER(place));
+    } else {
+        g_hash_table_remove(index, owner);
+    }
+}
+
+guint mlx5_deadlines_index_place(GHashTable *index, const void *owner)
+{
+    return GPOINTER_TO_UINT(g_hash_table_lookup(index, owner));
+}
+
 void mlx5_deadlines_fini(Mlx5Deadlines *d)
 {
     g_array_free(d->heap, true);

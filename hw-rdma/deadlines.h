@@ -33,6 +33,11 @@ typedef struct Mlx5Deadlines {
 } Mlx5Deadlines;
 
 void mlx5_deadlines_init(Mlx5Deadlines *d, Mlx5DeadlinePlaced *placed, void *opaque);
+/* For owners that cannot hold their place themselves: `placed` keeping
+ * it in a GHashTable (opaque: owner -> place), and the place it keeps (0:
+ * none). */
+void mlx5_deadlines_index_placed(void *owner, guint place, void *index);
+guint mlx5_deadlines_index_place(GHashTable *index, const void *owner);
 void mlx5_deadlines_fini(Mlx5Deadlines *d);
 /* Forget every entry without telling the owners (a reset retired them). */
 void mlx5_deadlines_clear(Mlx5Deadlines *d);

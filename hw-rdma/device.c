@@ -42,6 +42,7 @@ static void dp_reset(void *opaque)
 
     mlx5_deadlines_clear(&dp->cq_moderated);
     g_hash_table_remove_all(dp->cq_held_at);
+    mlx5_pacing_reset(dp);
     mlx5_transport_reset(dp);
     mlx5_deferred_clear(dp);
     dp->rx_waiting = false;
@@ -86,6 +87,7 @@ Mlx5Device *mlx5_dev_new(const Mlx5Platform *plat, void *opaque, const Mlx5FwCon
     dp->timer_deadline = UINT64_MAX;
     mlx5_cq_moderation_init(dp);
     mlx5_rc_timers_init(dp);
+    mlx5_pacing_init(dp);
     dp->rq_err_watched = g_ptr_array_new();
     dp->roce_loopback = g_queue_new();
     mlx5_deferred_init(dp);
@@ -102,6 +104,7 @@ void mlx5_dev_free(Mlx5Device *d)
     mlx5_deadlines_fini(&d->dp.cq_moderated);
     g_hash_table_destroy(d->dp.cq_held_at);
     mlx5_deadlines_fini(&d->dp.rc_timed);
+    mlx5_pacing_fini(&d->dp);
     g_ptr_array_free(d->dp.rq_err_watched, true);
     g_queue_free(d->dp.roce_loopback);
     mlx5_deferred_fini(&d->dp);
@@ -318,7 +321,7 @@ void mlx5_dev_run_commands(Mlx5Device *d)
 }
 
 /* One platform timer serves the RoCE loopback queue, CQ moderation, the RC
- * ack and RNR timers and the ERR receive flush: it is set to the earliest
+ * ack and RNR timers, packet pacing and the ERR receive flush: it is set to the earliest
  * deadline any of them asks for. */
 void mlx5_timer_request(Mlx5DataPath *dp, uint64_t deadline)
 {
@@ -345,6 +348,7 @@ void mlx5_dev_timer(Mlx5Device *d)
      * poll) may go on for ever and, first, would starve them. */
     next = mlx5_cq_moderation_expire(dp);
     next = MIN(next, mlx5_rc_timer_expire(dp));
+    next = MIN(next, mlx5_pacing_expire(dp));
     next = MIN(next, mlx5_deferred_run(dp));
     next = MIN(next, mlx5_roce_loopback_run(dp));
     next = MIN(next, mlx5_rq_err_poll(dp));

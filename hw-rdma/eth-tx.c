@@ -126,9 +126,9 @@ static size_t lso_hdr_len(const uint8_t *frame, size_t len, Mlx5PktInfo *pi)
 
 /* Count what goes on the wire: an LSO WQE leaves as ceil(payload / MSS)
  * segments, each carrying a copy of the L2-L4 headers; an inserted VLAN tag
- * adds 4 bytes to every frame.  How many frames. */
+ * adds 4 bytes to every frame.  How many frames; their bytes (*wire). */
 static size_t eth_count(Mlx5DataPath *dp, const uint8_t *frame, size_t len,
-                        const Mlx5TxOffload *off)
+                        const Mlx5TxOffload *off, size_t *wire)
 {
     size_t segs = 1, hdr = 0, bytes = len;
     Mlx5PktInfo pi;
@@ -145,6 +145,7 @@ static size_t eth_count(Mlx5DataPath *dp, const uint8_t *frame, size_t len,
     }
     mlx5_count_frames(&dp->fw->counters.phy_tx, frame, segs, bytes);
     mlx5_count_frames(&dp->fw->counters.vport_tx, frame, segs, bytes);
+    *wire = bytes;
     return segs;
 }
 
@@ -173,12 +174,16 @@ static uint32_t sq_td(Mlx5Fw *fw, const Mlx5SendQueue *sq)
     return t ? t->td : MLX5_TD_NONE;
 }
 
-/* One frame onto the wire: counted, charged to the slice, handed to the
- * platform with its offloads, offered to the port's own receive path. */
-static void eth_put(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const uint8_t *frame, size_t len,
+/* One frame onto the wire: counted, charged to the slice and to the SQ's
+ * pacing rate, handed to the platform with its offloads, offered to the
+ * port's own receive path. */
+static void eth_put(Mlx5DataPath *dp, Mlx5SendQueue *sq, const uint8_t *frame, size_t len,
                     const Mlx5TxOffload *off)
 {
-    mlx5_slice_take(dp, (uint32_t)eth_count(dp, frame, len, off));
+    size_t wire;
+
+    mlx5_slice_take(dp, (uint32_t)eth_count(dp, frame, len, off, &wire));
+    mlx5_sq_pace_sent(dp, sq, wire);
     dp->fw->plat->tx_frame(dp->fw->opaque, frame, len, off);
     mlx5_rx_loopback(dp, frame, len, sq_td(dp->fw, sq));
 }
@@ -210,7 +215,7 @@ static size_t lso_chunk(uint8_t *out, const uint8_t *frame, size_t len, size_t h
 
 /* The LSO frame from payload byte *sent on, in chunks while the slice
  * lasts.  True when all of it is out (*sent back to 0). */
-static bool lso_send_chunks(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendWqe *w,
+static bool lso_send_chunks(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w,
                             const uint8_t *frame, size_t len, size_t hdr,
                             const Mlx5PktInfo *pi, const Mlx5TxOffload *off, uint32_t *sent)
 {

@@ -248,6 +248,9 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
         Mlx5SendWqe w;
         SqWqeRun run;
 
+        if (!sq->qp && mlx5_sq_pace_hold(dp, sq)) {
+            return;                         /* pacing.c resumes it at its time */
+        }
         if (!mlx5_slice_left(dp)) {
             mlx5_defer(dp, MLX5_DEFER_SQ, sq->num);
             return;

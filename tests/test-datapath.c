@@ -1405,6 +1405,134 @@ static void test_bar0_reads(void)
     g_assert_cmphex(mlx5_dev_mmio_read(e->h->dev, h_uar_addr(e->h->uar, MLX5_UAR_CQ_DOORBELL), 8), ==, 0);
 }
 
+/* --- packet pacing (firmware-sim/qos.c, hw-rdma/pacing.c) ------------------- */
+
+/* SET_PP_RATE_LIMIT of entry `index`: `kbps` (0 clears) and a burst. */
+static HCmd *pp_rate_cmd(unsigned index, uint32_t kbps, uint32_t burst)
+{
+    HCmd *c = hcmd_new(OP_SET_PP_RATE_LIMIT, 0);
+    uint8_t *ctx = IN_PTR(c, set_pp_rate_limit_in, ctx);
+
+    IN_SET(c, set_pp_rate_limit_in, rate_limit_index, index);
+    PRM_SET(set_pp_rate_limit_context, rate_limit, ctx, kbps);
+    PRM_SET(set_pp_rate_limit_context, burst_upper_bound, ctx, burst);
+    return c;
+}
+
+/* MODIFY_SQ RDY -> RDY naming rate `index` (modify_bitmask bit 0, as
+ * mlx5e_set_sq_maxrate sends it). */
+static HCmd *sq_rate_cmd(uint32_t sqn, unsigned index)
+{
+    HCmd *c = hcmd_new(OP_MODIFY_SQ, 0);
+    uint8_t *sqc = IN_PTR(c, modify_sq_in, ctx);
+
+    IN_SET(c, modify_sq_in, sqn, sqn);
+    IN_SET(c, modify_sq_in, sq_state, ST_RDY);
+    IN_SET(c, modify_sq_in, modify_bitmask, 1);
+    PRM_SET(sqc, state, sqc, ST_RDY);
+    PRM_SET(sqc, packet_pacing_rate_limit_index, sqc, index);
+    return c;
+}
+
+/* The QoS page says what mlx5_core's rate table reads (rl.c
+ * mlx5_init_rl_table); SET_PP_RATE_LIMIT takes a rate within the range
+ * at an index of the table, refuses index 0, an index past it, a rate
+ * outside the range, and clears with a rate of 0. */
+static void test_pp_rate_table(void)
+{
+    g_autoptr(SqEnv) e = env_new();
+    g_autoptr(HCmd) q = hcmd_new(OP_QUERY_HCA_CAP, MLX5_CAP_QOS << 1 | 1);
+    const uint8_t *cap;
+    const uint32_t bad[][2] = { { 0, 5000 }, { MLX5_PP_RATE_TABLE_SIZE, 5000 }, { 1, 999 },
+                                { 1, 100000001 } };
+
+    h_ok(e->h, q);
+    cap = OUT_PTR(q, query_hca_cap_out, capability);
+    g_assert_true(PRM_GET(cmd_hca_cap, qos, MLX5_CAP_CUR(e->h->fw, MLX5_CAP_GENERAL)));
+    g_assert_true(PRM_GET(qos_cap, packet_pacing, cap));
+    g_assert_cmpuint(PRM_GET(qos_cap, packet_pacing_rate_table_size, cap), ==,
+                     MLX5_PP_RATE_TABLE_SIZE);
+    g_assert_cmpuint(PRM_GET(qos_cap, packet_pacing_min_rate, cap), ==, 1000);
+    g_assert_cmpuint(PRM_GET(qos_cap, packet_pacing_max_rate, cap), ==, 100000000);
+    h_ok_free(e->h, pp_rate_cmd(1, 5000, 0));
+    g_assert_cmpuint(mlx5_pp_rate(e->h->fw, 1)->rate_kbps, ==, 5000);
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autoptr(HCmd) c = pp_rate_cmd(bad[i][0], bad[i][1], 0);
+
+        h_fail(e->h, c, MLX5_CMD_STAT_BAD_PARAM,
+               i < 2 ? MLX5_SYND_PP_RATE_INDEX : MLX5_SYND_PP_RATE);
+    }
+    g_assert_cmpuint(mlx5_pp_rate(e->h->fw, 1)->rate_kbps, ==, 5000);
+    h_ok_free(e->h, pp_rate_cmd(1, 0, 0));
+    g_assert_null(mlx5_pp_rate(e->h->fw, 1));
+}
+
+/* An SQ names a rate that holds one, or none: MODIFY_SQ to an entry not
+ * set is refused and changes nothing; QUERY_SQ reports the index. */
+static void test_sq_rate_index(void)
+{
+    g_autoptr(SqEnv) e = env_new();
+    g_autoptr(HCmd) unset = sq_rate_cmd(e->sq.num, 2);
+    g_autoptr(HCmd) q = hcmd_new(OP_QUERY_SQ, 0);
+
+    h_ok_free(e->h, pp_rate_cmd(1, 5000, 0));
+    h_fail(e->h, unset, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_PP_RATE_NOT_SET);
+    h_ok_free(e->h, sq_rate_cmd(e->sq.num, 1));
+    IN_SET(q, query_sq_in, sqn, e->sq.num);
+    h_ok(e->h, q);
+    g_assert_cmpuint(PRM_GET(sqc, packet_pacing_rate_limit_index,
+                             OUT_PTR(q, query_sq_out, sq_context)), ==, 1);
+    g_assert_cmpuint(h_query_sq_state(e->h, e->sq.num), ==, ST_RDY);
+}
+
+/* At 8,000 kbit/s a 64-byte frame takes 64 us.  With no burst the first
+ * of three leaves at once, each next one when its time has come - the
+ * queue waits for the device's timer, not for another doorbell; an
+ * unlimited SQ beside it sends at once.  With a burst of 128 bytes the
+ * queue may run that far ahead: three leave together, the fourth waits. */
+static void test_sq_paced(void)
+{
+    g_autoptr(SqEnv) e = env_new();
+    HRing other = h_create_sq(e->h, e->cq.num, 6);
+
+    g_assert_cmphex(h_modify_sq(e->h, other.num, ST_RST, ST_RDY), ==, MLX5_CMD_STAT_OK);
+    h_port_up(e->h);
+    h_ok_free(e->h, pp_rate_cmd(1, 8000, 0));
+    h_ok_free(e->h, pp_rate_cmd(2, 8000, 128));
+    h_ok_free(e->h, sq_rate_cmd(e->sq.num, 1));
+    for (int i = 0; i < 3; i++) {
+        send_frame(e, l2_hdr, 50);
+    }
+    g_assert_cmpuint(e->h->frames->len, ==, 1);
+    {
+        HRing mine = e->sq;             /* send_frame posts on e->sq */
+
+        e->sq = other;
+        send_frame(e, l2_hdr, 50);
+        e->sq = mine;
+    }
+    g_assert_cmpuint(e->h->frames->len, ==, 2);
+    e->h->clock_ns += 63999;
+    h_run_due(e->h);
+    g_assert_cmpuint(e->h->frames->len, ==, 2);
+    e->h->clock_ns += 1;
+    h_run_due(e->h);
+    g_assert_cmpuint(e->h->frames->len, ==, 3);
+    e->h->clock_ns += 64000;
+    h_run_due(e->h);
+    g_assert_cmpuint(e->h->frames->len, ==, 4);
+    e->h->clock_ns += 1000000;          /* idle long enough: the bucket is full */
+    h_run_due(e->h);
+    h_ok_free(e->h, sq_rate_cmd(e->sq.num, 2));
+    for (int i = 0; i < 4; i++) {
+        send_frame(e, l2_hdr, 50);
+    }
+    g_assert_cmpuint(e->h->frames->len, ==, 7);
+    e->h->clock_ns += 64000;
+    h_run_due(e->h);
+    g_assert_cmpuint(e->h->frames->len, ==, 8);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1486,5 +1614,8 @@ int main(int argc, char **argv)
                     test_completion_with_destroyed_cq_or_eq);
     g_test_add_func("/datapath/unused-bar-offsets", test_unused_bar_offsets);
     g_test_add_func("/datapath/bar0-reads", test_bar0_reads);
+    g_test_add_func("/datapath/pp-rate-table", test_pp_rate_table);
+    g_test_add_func("/datapath/sq-rate-index", test_sq_rate_index);
+    g_test_add_func("/datapath/sq-paced", test_sq_paced);
     return g_test_run();
 }

@@ -643,6 +643,12 @@ static void lifecycle(Harness *h)
     h_ok_free(h, hcmd_new(OP_PAGE_FAULT_RESUME, 0));    /* no such fault: ignored */
     h_ok_free(h, hcmd_new(OP_QUERY_SPECIAL_CONTEXTS, 0));
     {
+        g_autoptr(HCmd) pp = hcmd_new(OP_SET_PP_RATE_LIMIT, 0);
+
+        IN_SET(pp, set_pp_rate_limit_in, rate_limit_index, 1);     /* rate 0: cleared */
+        h_ok(h, pp);
+    }
+    {
         g_autoptr(HCmd) am = hcmd_new(OP_ALLOC_MEMIC, 0);
         g_autoptr(HCmd) dm = hcmd_new(OP_DEALLOC_MEMIC, 0);
 
