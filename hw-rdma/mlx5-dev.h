@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "platform.h"
 
 typedef struct Mlx5Device Mlx5Device;
@@ -53,6 +55,11 @@ void mlx5_dev_set_link(Mlx5Device *d, bool up);
 bool mlx5_dev_receive(Mlx5Device *d, const uint8_t *frame, size_t len);
 /* True once if a held frame may now find a WQE (after a doorbell). */
 bool mlx5_dev_rx_retry(Mlx5Device *d);
+
+/* The device's objects now (describe.c): QPs with state and PSNs, CQs,
+ * EQs, work queues, MKeys, flow tables, the port - as aligned text, or
+ * as one JSON object (json).  Changes nothing. */
+void mlx5_dev_describe(Mlx5Device *d, GString *out, bool json);
 
 /* A frame the platform's offload engine produced (checksums filled in,
  * TSO segments cut): a TCP checksum that came out as 0xffff becomes 0x0000,

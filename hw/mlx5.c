@@ -23,12 +23,14 @@
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
+#include "qapi/type-helpers.h"
 #include "hw/boards.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
+#include "monitor/monitor.h"
 #include "net/net.h"
 #include "hw/net/net_tx_pkt.h"
 #include "trace.h"
@@ -447,6 +449,49 @@ static void mlx5_reset_hold(Object *obj, ResetType type)
     trace_mlx5_dev_reset("reset", mlx5_dev_reset(s->dev, "reset"));
 }
 
+/* --- the objects on demand (hw-rdma/describe.c) ------------------------- */
+
+/* QOM property "objects": the device's objects as JSON (QMP qom-get). */
+static char *mlx5_get_objects(Object *obj, Error **errp)
+{
+    Mlx5State *s = MLX5(obj);
+    GString *out = g_string_new("");
+
+    if (s->dev) {
+        mlx5_dev_describe(s->dev, out, true);
+    } else {
+        g_string_append(out, "{}");
+    }
+    return g_string_free(out, false);
+}
+
+static int mlx5_describe_one(Object *obj, void *opaque)
+{
+    Mlx5State *s = (Mlx5State *)object_dynamic_cast(obj, TYPE_MLX5);
+    g_autofree char *path = NULL;
+
+    if (!s || !s->dev) {
+        return 0;
+    }
+    path = object_get_canonical_path(obj);
+    g_string_append_printf(opaque, "%s%s (%s):\n", ((GString *)opaque)->len ? "\n" : "",
+                           DEVICE(obj)->id ? DEVICE(obj)->id : "mlx5", path);
+    mlx5_dev_describe(s->dev, opaque, false);
+    return 0;
+}
+
+/* HMP `info mlx5`: every mlx5 device's objects as tables. */
+static HumanReadableText *mlx5_hmp_info(Error **errp)
+{
+    g_autoptr(GString) out = g_string_new("");
+
+    object_child_foreach_recursive(object_get_root(), mlx5_describe_one, out);
+    if (!out->len) {
+        g_string_append(out, "no mlx5 device\n");
+    }
+    return human_readable_text_from_str(out);
+}
+
 static const VMStateDescription mlx5_vmstate = {
     .name = "mlx5",
     .unmigratable = 1,
@@ -499,6 +544,10 @@ static void mlx5_class_init(ObjectClass *klass, void *data)
         "advertise CQ event moderation (cq_moderation, cq_period_mode_modify): "
         "the driver then batches completion interrupts (net DIM); off gives "
         "one interrupt per armed CQ event");
+    object_class_property_add_str(klass, "objects", mlx5_get_objects, NULL);
+    object_class_property_set_description(klass, "objects",
+        "the device's objects now, as JSON: port, EQs, CQs, QPs (state, PSNs, "
+        "WQEs in flight), work queues, MKeys, flow tables (also: info mlx5)");
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }
 
@@ -517,6 +566,8 @@ static const TypeInfo mlx5_info = {
 static void mlx5_register_types(void)
 {
     type_register_static(&mlx5_info);
+    /* its line in hmp-commands-info.hx: hw/info-mlx5.hx */
+    monitor_register_hmp_info_hrt("mlx5", mlx5_hmp_info);
 }
 
 type_init(mlx5_register_types)

@@ -128,7 +128,9 @@ qemu_source() {
 
 # Make the project part of a QEMU tree: hw/mlx5/ holds links to the files
 # of the project's hw/ and to firmware-sim/, hw-rdma/ and tools/; QEMU gets
-# one subdir() line, one Kconfig source line and the trace-events directory.
+# one subdir() line, one Kconfig source line, the trace-events directory,
+# the `info mlx5` monitor command (hw/info-mlx5.hx) and filter-impair's
+# QAPI type.
 qemu_link_project() {
     local q=$1 f
     [ -L "$q/hw/mlx5" ] && rm -f "$q/hw/mlx5"
@@ -145,6 +147,8 @@ qemu_link_project() {
     grep -q "'hw/mlx5'," "$q/meson.build" || \
         sed -i "0,/^    'hw\/net',$/s//    'hw\/mlx5',\n    'hw\/net',/" "$q/meson.build"
     grep -q "'hw/mlx5'," "$q/meson.build" || die "could not add hw/mlx5 to QEMU's trace_events_subdirs"
+    grep -q '"mlx5",' "$q/hmp-commands-info.hx" ||
+        cat "$MLX5EMU_ROOT/hw/info-mlx5.hx" >>"$q/hmp-commands-info.hx"
     python3 "$MLX5EMU_ROOT/tools/qapi-add-filter-impair.py" "$q/qapi/qom.json" \
         "$MLX5EMU_ROOT/hw/filter-impair.json" || die "could not add filter-impair to QEMU's QAPI schema"
 }
