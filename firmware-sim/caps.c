@@ -81,8 +81,8 @@ static const CapValue mlx5_caps[] = {
      * handle_hca_cap_odp: SET_HCA_CAP of the ODP page).  Implicit ODP
      * (odp.c internal_fill_odp_caps: all four below): a KSM key over the
      * whole address space whose slots name the null mkey until mlx5_ib
-     * maps them (QUERY_SPECIAL_CONTEXTS, fw.h MLX5_NULL_MKEY), entries of a fixed size (KSM), and UMR list
-     * offsets past 16 bits (xlt_offset_47_16, hw-rdma/umr.c; without it
+     * maps them (QUERY_SPECIAL_CONTEXTS, fw.h MLX5_NULL_MKEY), entries of
+     * a fixed size (KSM), and UMR list offsets past 16 bits (xlt_offset_47_16, hw-rdma/umr.c; without it
      * mlx5_ib also refuses ODP MRs of 2^16 pages and more: umr.h
      * mlx5r_umr_can_load_pas). */
     GEN(pg, 1),

@@ -416,9 +416,8 @@
     F(atomic_caps, atomic_size_qp, 0xb0, 16) \
     F(atomic_caps, atomic_size_dc, 0xd0, 16)
 
-/* On-demand paging capabilities, QUERY_HCA_CAP type 2 (the transport
- * page-fault scheme's half: docs/odp-driver-map.md 1.2), and what each
- * transport may fault on. */
+/* Packet pacing (QoS capabilities, QUERY_HCA_CAP type 0xc) and the rate
+ * table's entries (SET_PP_RATE_LIMIT; firmware-sim/qos.c). */
 #define PRM_FIELDS_qos_cap(F) \
     F(qos_cap, packet_pacing, 0x0, 1) \
     F(qos_cap, esw_scheduling, 0x1, 1) \
@@ -442,6 +441,9 @@
     F(set_pp_rate_limit_in, rate_limit_index, 0x50, 16) \
     F(set_pp_rate_limit_in, ctx, 0x80, 384)
 
+/* On-demand paging capabilities, QUERY_HCA_CAP type 2 (the transport
+ * page-fault scheme's half: docs/odp-driver-map.md 1.2), and what each
+ * transport may fault on. */
 #define PRM_FIELDS_odp_cap(F) \
     F(odp_cap, sig, 0x40, 1) \
     F(odp_cap, rc_odp_caps, 0x80, 32) \

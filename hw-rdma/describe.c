@@ -102,8 +102,10 @@ static void desc_json(const DescTable *t, GString *out)
 
         g_string_append(out, r ? ", {" : "{");
         for (unsigned c = 0; c < t->ncols; c++) {
-            g_string_append_printf(out, cell_is_number(row[c]) ? "%s\"%s\": %s" : "%s\"%s\": \"%s\"",
-                                   c ? ", " : "", t->cols[c], row[c]);
+            const char *q = cell_is_number(row[c]) ? "" : "\"";
+
+            g_string_append_printf(out, "%s\"%s\": %s%s%s", c ? ", " : "", t->cols[c], q, row[c],
+                                   q);
         }
         g_string_append_c(out, '}');
     }
@@ -170,7 +172,7 @@ static void describe_qp(DescTable *t, const Mlx5Qp *qp)
 {
     const Mlx5QpTransport *tr = mlx5_qp_transport(qp);
     bool rc = mlx5_qp_st_is_connected(qp->st) && tr;
-    g_auto(GStrv) v = g_new0(char *, 11);
+    g_auto(GStrv) v = g_new0(char *, 11);          /* 10 cells and the end */
 
     v[0] = DESC_X(qp->num);
     v[1] = g_strdup(qp_type_name(qp->st));
@@ -189,33 +191,48 @@ static const char *const qp_cols[] = {
     "qpn", "type", "state", "remote_qpn", "sq_psn", "una_psn", "epsn", "in_flight",
     "sq_wqe_counter", "rq_wqe_counter",
 };
-static const char *const wq_cols[] = { "num", "kind", "state", "cqn", "wqe_counter", "rate_index" };
+static const char *const wq_cols[] = { "num", "kind", "state", "cqn", "wqe_counter",
+                                       "rate_index" };
 
+/* An Ethernet SQ or RQ. */
+static void describe_wq(DescTable *t, const Mlx5QueueHead *q)
+{
+    g_auto(GStrv) v = g_new0(char *, 7);
+
+    v[0] = DESC_X(q->num);
+    if (q->kind == MLX5_QUEUE_SQ) {
+        const Mlx5SendQueue *s = &((const Mlx5Sq *)q)->sq;
+
+        v[1] = g_strdup("SQ");
+        v[2] = g_strdup(wq_state_name(s->state));
+        v[3] = DESC_X(s->cqn);
+        v[4] = DESC_N(s->hw_counter & 0xffff);
+        v[5] = DESC_N(s->rate_index);
+    } else {
+        const Mlx5Rq *r = (const Mlx5Rq *)q;
+
+        v[1] = g_strdup("RQ");
+        v[2] = g_strdup(wq_state_name(r->state));
+        v[3] = DESC_X(r->rq.cqn);
+        v[4] = DESC_N(r->rq.hw_counter);
+        v[5] = g_strdup("-");
+    }
+    desc_row(t, v[0], v[1], v[2], v[3], v[4], v[5]);
+}
+
+/* QPs, SQs and RQs share one number space (fw->wq). */
 static void describe_queues(Mlx5Fw *fw, DescTable *qps, DescTable *wqs)
 {
     g_autoptr(GPtrArray) a = sorted(&fw->wq);
 
     for (guint i = 0; i < a->len; i++) {
         const Mlx5QueueHead *q = g_ptr_array_index(a, i);
-        g_auto(GStrv) v = g_new0(char *, 7);
 
         if (q->kind == MLX5_QUEUE_QP) {
             describe_qp(qps, (const Mlx5Qp *)q);
-            continue;
-        }
-        if (q->kind == MLX5_QUEUE_SQ) {
-            const Mlx5Sq *s = (const Mlx5Sq *)q;
-
-            v[1] = g_strdup("SQ"), v[2] = g_strdup(wq_state_name(s->sq.state));
-            v[3] = DESC_X(s->sq.cqn), v[4] = DESC_N(s->sq.hw_counter & 0xffff), v[5] = DESC_N(s->sq.rate_index);
         } else {
-            const Mlx5Rq *r = (const Mlx5Rq *)q;
-
-            v[1] = g_strdup("RQ"), v[2] = g_strdup(wq_state_name(r->state));
-            v[3] = DESC_X(r->rq.cqn), v[4] = DESC_N(r->rq.hw_counter), v[5] = g_strdup("-");
+            describe_wq(wqs, q);
         }
-        v[0] = DESC_X(q->num);
-        desc_row(wqs, v[0], v[1], v[2], v[3], v[4], v[5]);
     }
 }
 
@@ -228,8 +245,8 @@ static void describe_cqs(Mlx5Fw *fw, DescTable *t)
 
     for (guint i = 0; i < a->len; i++) {
         const Mlx5Cq *cq = g_ptr_array_index(a, i);
-        g_autofree char *n = DESC_X(cq->cqn), *sz = DESC_N(1ull << cq->ring.log_size), *pi = DESC_N(cq->pi);
-        g_autofree char *eqn = DESC_N(cq->eqn);
+        g_autofree char *n = DESC_X(cq->cqn), *sz = DESC_N(1ull << cq->ring.log_size);
+        g_autofree char *pi = DESC_N(cq->pi), *eqn = DESC_N(cq->eqn);
 
         desc_row(t, n, sz, pi, cq->in_error ? "overrun" : arm[MIN(cq->arm, 2u)], eqn);
     }
@@ -244,8 +261,8 @@ static void describe_eqs(Mlx5Fw *fw, DescTable *t)
 
     for (guint i = 0; i < a->len; i++) {
         const Mlx5Eq *eq = g_ptr_array_index(a, i);
-        g_autofree char *n = DESC_N(eq->eqn), *sz = DESC_N(1ull << eq->ring.log_size), *pi = DESC_N(eq->pi);
-        g_autofree char *ci = DESC_N(eq->ci), *vec = DESC_N(eq->intr);
+        g_autofree char *n = DESC_N(eq->eqn), *sz = DESC_N(1ull << eq->ring.log_size);
+        g_autofree char *pi = DESC_N(eq->pi), *ci = DESC_N(eq->ci), *vec = DESC_N(eq->intr);
 
         desc_row(t, n, sz, pi, ci, eq->armed ? "yes" : "no", vec);
     }
@@ -267,8 +284,8 @@ static void describe_mkeys(Mlx5Fw *fw, DescTable *t)
         g_autofree char *rights = g_strdup_printf("%s%s%s%s%s", mk->lr ? "lr " : "",
                                                   mk->lw ? "lw " : "", mk->rr ? "rr " : "",
                                                   mk->rw ? "rw " : "", mk->a ? "a" : "");
-        g_autofree char *entries = DESC_N(mlx5_mkey_mode_indirect(mk->access_mode) ? mk->nmtt / 2
-                                                                               : mk->nmtt);
+        g_autofree char *entries =
+            DESC_N(mlx5_mkey_mode_indirect(mk->access_mode) ? mk->nmtt / 2 : mk->nmtt);
 
         g_strchomp(rights);
         desc_row(t, key, mk->access_mode < G_N_ELEMENTS(modes) ? modes[mk->access_mode] : "?",
@@ -284,7 +301,8 @@ static void describe_flow_tables(Mlx5Fw *fw, DescTable *t)
 
     for (guint i = 0; i < a->len; i++) {
         const Mlx5FlowTable *ft = g_ptr_array_index(a, i);
-        g_autofree char *id = DESC_N(ft->id), *type = DESC_N(ft->type), *level = DESC_N(ft->level);
+        g_autofree char *id = DESC_N(ft->id), *type = DESC_N(ft->type);
+        g_autofree char *level = DESC_N(ft->level);
         g_autofree char *ftes = DESC_N(g_hash_table_size(ft->ftes.objs));
         g_autofree char *groups = DESC_N(ft->groups->len);
 

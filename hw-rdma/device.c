@@ -321,8 +321,8 @@ void mlx5_dev_run_commands(Mlx5Device *d)
 }
 
 /* One platform timer serves the RoCE loopback queue, CQ moderation, the RC
- * ack and RNR timers, packet pacing and the ERR receive flush: it is set to the earliest
- * deadline any of them asks for. */
+ * ack and RNR timers, packet pacing and the ERR receive flush: it is set
+ * to the earliest deadline any of them asks for. */
 void mlx5_timer_request(Mlx5DataPath *dp, uint64_t deadline)
 {
     if (deadline < dp->timer_deadline) {

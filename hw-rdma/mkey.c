@@ -13,9 +13,9 @@
  * max_indirection keys deep (caps.c), under the rights of the first key
  * alone (an SG-gaps MR's entries name its PD's local DMA key; a memory
  * window's, the MR it is bound to); an entry naming the null mkey is a
- * page not present.  A device-memory (MEMIC) key maps
- * into the device's own memory (firmware-sim/memic.c), zero-based: its
- * address 0 is its start_addr's byte of the window.  The translation is
+ * page not present.  A device-memory (MEMIC) key maps into the device's
+ * own memory (firmware-sim/memic.c), zero-based: its address 0 is its
+ * start_addr's byte of the window.  The translation is
  * done once per segment, page by page or entry by entry.
  */
 #include "datapath.h"

@@ -248,7 +248,7 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
         Mlx5SendWqe w;
         SqWqeRun run;
 
-        if (!sq->qp && mlx5_sq_pace_hold(dp, sq)) {
+        if (mlx5_sq_pace_hold(dp, sq)) {
             return;                         /* pacing.c resumes it at its time */
         }
         if (!mlx5_slice_left(dp)) {
