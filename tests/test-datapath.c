@@ -1467,13 +1467,19 @@ static void test_pp_rate_table(void)
     g_assert_null(mlx5_pp_rate(e->h->fw, 1));
 }
 
-/* An SQ names a rate that holds one, or none: MODIFY_SQ to an entry not
- * set is refused and changes nothing; QUERY_SQ reports the index. */
+/* An SQ names a rate that holds one, or none: CREATE_SQ or MODIFY_SQ
+ * naming an entry not set is refused and changes nothing; QUERY_SQ
+ * reports the index. */
 static void test_sq_rate_index(void)
 {
     g_autoptr(SqEnv) e = env_new();
     g_autoptr(HCmd) unset = sq_rate_cmd(e->sq.num, 2);
     g_autoptr(HCmd) q = hcmd_new(OP_QUERY_SQ, 0);
+    HRing other;
+    g_autoptr(HCmd) create = h_create_sq_cmd(e->h, &other, e->cq.num, 2);
+
+    PRM_SET(sqc, packet_pacing_rate_limit_index, IN_PTR(create, create_sq_in, ctx), 2);
+    h_fail(e->h, create, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_PP_RATE_NOT_SET);
 
     h_ok_free(e->h, pp_rate_cmd(1, 5000, 0));
     h_fail(e->h, unset, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_PP_RATE_NOT_SET);
