@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "prm-decode.h"
 
 enum {
     ENTRY_TYPE = 0x00, ENTRY_INLEN = 0x04, ENTRY_IN_PTR = 0x08, ENTRY_IN = 0x10,
@@ -55,6 +56,22 @@ static unsigned cmd_dispatch(Mlx5Fw *fw, Mlx5Cmd *c, const Mlx5CmdDesc *d)
     return d->handler(fw, c);
 }
 
+/* The command's input or output field by field (its layout is named
+ * after it: CREATE_QP's are create_qp_in and create_qp_out), for whoever
+ * traces mlx5_cmd_fields. */
+static void cmd_trace_fields(const Mlx5Cmd *c, const char *dir, const uint8_t *buf, size_t len)
+{
+    g_autofree char *layout = g_strdup_printf("%s_%s", mlx5_cmd_name(c->opcode), dir);
+    g_autoptr(GString) text = g_string_new(NULL);
+
+    for (char *p = layout; *p; p++) {
+        *p = g_ascii_tolower(*p);
+    }
+    if (prm_decode(text, layout, buf, len)) {
+        mlx5emu_trace_cmd_fields(mlx5_cmd_name(c->opcode), dir, text->str);
+    }
+}
+
 unsigned mlx5_fw_exec(Mlx5Fw *fw, const uint8_t *in, uint32_t inlen,
                       uint8_t *out, uint32_t outlen)
 {
@@ -77,6 +94,9 @@ unsigned mlx5_fw_exec(Mlx5Fw *fw, const uint8_t *in, uint32_t inlen,
     } else {
         mlx5emu_trace_cmd_exec(mlx5_cmd_name(c.opcode), c.opcode, c.op_mod,
                                inlen, outlen);
+        if (mlx5emu_trace_cmd_fields_enabled()) {
+            cmd_trace_fields(&c, "in", in, inlen);
+        }
         st = cmd_dispatch(fw, &c, d);
     }
     if (st != MLX5_CMD_STAT_OK) {
@@ -90,6 +110,9 @@ unsigned mlx5_fw_exec(Mlx5Fw *fw, const uint8_t *in, uint32_t inlen,
                          mlx5_syndrome_text(c.syndrome));
     } else {
         mlx5emu_trace_cmd_done(mlx5_cmd_name(c.opcode), c.op_mod, c.obj);
+        if (mlx5emu_trace_cmd_fields_enabled()) {
+            cmd_trace_fields(&c, "out", c.out, MIN(outlen, room));
+        }
     }
     PRM_SET(mbox_out, status, c.out, st);
     PRM_SET(mbox_out, syndrome, c.out, c.syndrome);

@@ -46,12 +46,16 @@ static uint32_t iseg_read32(Mlx5Fw *fw, uint32_t off)
     case ISEG_CMD_Q_INIT_TO:
         return 0;                   /* driver defaults; no DTOR register */
     case ISEG_INTERNAL_TIMER_H:
-    case ISEG_INTERNAL_TIMER_L:
         /* Read high, low, high again (mlx5_core clock.c mlx5_read_time; a
          * process through the page mlx5_ib maps, libmlx5
          * mlx5_query_rt_values): the halves of one running counter. */
-        return off == ISEG_INTERNAL_TIMER_H ? (uint32_t)(mlx5_device_clock(fw) >> 32)
-                                            : (uint32_t)mlx5_device_clock(fw);
+        return (uint32_t)(mlx5_device_clock(fw) >> 32);
+    case ISEG_INTERNAL_TIMER_L: {
+        uint64_t now = mlx5_device_clock(fw);
+
+        mlx5emu_trace_dev_clock(now);
+        return (uint32_t)now;
+    }
     case ISEG_HEALTH_COUNTER:
         /* The health poller wants it to move between polls (health.c
          * MAX_MISSES) and wait_vital() wants two different readings. */

@@ -3,10 +3,10 @@
 # `info mlx5`, and the device's QOM property `objects` as JSON), in both
 # guests of
 #   scripts/vm --nodes 2 --modules mlx5_ib,ib_uverbs -- /mlx5emu/guest-tests/rdma-objects.sh
-# Node 1 runs ib_write_bw -D 10 against node 0 and meanwhile reads its own
-# device's objects twice, a second apart, through QMP's qom-get: an RC QP in
-# RTS whose next PSN has moved between the two; after the run `info mlx5`
-# lists no RC QP.  Prints PASS/FAIL lines; exit 1 if one failed.
+# Node 1 runs ib_write_bw -D 20 against node 0 and meanwhile reads its own
+# device's objects through QMP's qom-get, once the QP is there and a second
+# later: an RC QP in RTS whose next PSN has moved between the two; after
+# the run `info mlx5` lists no RC QP.  Prints PASS/FAIL lines; exit 1 if one failed.
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
 . /mlx5emu/guest-tests/rdma-lib.sh     # G, GID, pass, fail, wait_server_ready
@@ -24,7 +24,7 @@ for q in d["qps"]:
         print(q["qpn"], q["state"], q["sq_psn"])'
 }
 
-bw=(ib_write_bw -d "$IBDEV" -x "$GID" -F -p 19900 -D 10)
+bw=(ib_write_bw -d "$IBDEV" -x "$GID" -F -p 19900 -D 20)
 if [ "$NODE" = 0 ]; then
     timeout 120 "${bw[@]}" >/tmp/objects-bw.out 2>&1 &
     pid=$!
@@ -36,8 +36,15 @@ else
     "$G/peer-sync" objects 60 || true
     timeout 120 "${bw[@]}" "$PEER_IP" >/tmp/objects-bw.out 2>&1 &
     pid=$!
-    sleep 3
-    first=$(rc_qps)
+    # The first snapshot that shows the QP (connection set-up takes a few
+    # seconds under TCG, a monitor round trip up to a few more), then one
+    # more: both well inside the 20 s of traffic.
+    first=
+    for _ in $(seq 40); do
+        first=$(rc_qps | grep ' RTS ')
+        [ -n "$first" ] && break
+        sleep 0.5
+    done
     sleep 1
     second=$(rc_qps)
     wait "$pid"; rc=$?

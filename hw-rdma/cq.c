@@ -22,6 +22,7 @@
 
 #include "cqe.h"
 #include "datapath.h"
+#include "decode.h"
 
 /* dp->cq_moderated (deadlines.h) holds each CQ's held event; the CQ's
  * place in it is one hash look, however many CQs a guest armed
@@ -157,6 +158,12 @@ bool mlx5_cq_post(Mlx5DataPath *dp, Mlx5Cq *cq, uint8_t cqe[64], bool solicited)
     }
     mlx5emu_trace_cqe(cq->cqn, cq->pi, cqe[CQE_OP_OWN] >> 4,
                       prm_be16(cqe + CQE_WQE_COUNTER), prm_be32(cqe + CQE_BYTE_CNT));
+    if (mlx5emu_trace_cqe_fields_enabled()) {
+        g_autoptr(GString) text = g_string_new(NULL);
+
+        mlx5_decode_cqe(text, cqe);
+        mlx5emu_trace_cqe_fields(cq->cqn, cq->pi, text->str);
+    }
     cq->pi++;
     if (cq->arm == 1 || (cq->arm == 2 && solicited)) {
         cq_event_moderated(dp, cq);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cqe.h"
+#include "decode.h"
 #include "transport.h"
 
 void mlx5_sq_complete(Mlx5DataPath *dp, const Mlx5SendQueue *sq, const Mlx5SendCompletion *c)
@@ -209,10 +210,25 @@ static SqWqeRun sq_exec_eth(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendW
     return SQ_WQE_DONE;
 }
 
+/* The WQE field by field, for whoever traces mlx5_sq_wqe_fields. */
+static void sq_trace_fields(const Mlx5SendQueue *sq, const Mlx5SendWqe *w)
+{
+    Mlx5WqeLayout layout = !sq->qp ? MLX5_WQE_LAYOUT_ETH
+                         : mlx5_qp_st_is_ud(sq->qp->st) ? MLX5_WQE_LAYOUT_UD
+                         : sq->qp->st == MLX5_QP_ST_XRC ? MLX5_WQE_LAYOUT_XRC
+                         : MLX5_WQE_LAYOUT_RC;
+    g_autoptr(GString) text = g_string_new(NULL);
+
+    mlx5_decode_send_wqe(text, w->bytes, sizeof(w->bytes), w->ds, layout);
+    mlx5emu_trace_sq_wqe_fields(sq->num, w->index, text->str);
+}
+
 static SqWqeRun sq_exec(Mlx5DataPath *dp, Mlx5SendQueue *sq, const Mlx5SendWqe *w)
 {
-
     mlx5emu_trace_sq_wqe(sq->num, w->index, w->opcode, w->ds, w->fm_ce_se);
+    if (mlx5emu_trace_sq_wqe_fields_enabled()) {
+        sq_trace_fields(sq, w);
+    }
     if (w->ds == 0 || w->ds * MLX5_DS_BYTES > MLX5_MAX_WQE_BYTES) {
         sq_error(dp, sq, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "bad ds count");
         return SQ_WQE_FAILED;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "decode.h"
 #include "transport.h"
 
 /* What the allocator adds to each block (glibc malloc on 64-bit hosts). */
@@ -221,6 +222,25 @@ uint64_t mlx5_roce_loopback_run(Mlx5DataPath *dp)
     return g_queue_is_empty(dp->roce_loopback) ? UINT64_MAX : mlx5_dp_now(dp);
 }
 
+/* The packet header by header, for whoever traces mlx5_roce_fields. */
+static void roce_trace_fields(const char *dir, const Mlx5RocePkt *p)
+{
+    g_autoptr(GString) text = g_string_new(NULL);
+
+    mlx5_decode_roce(text, p);
+    mlx5emu_trace_roce_fields(dir, text->str);
+}
+
+/* As it goes out: parsed from the frame built, so pad and all. */
+static void roce_trace_tx(const uint8_t *frame, size_t n)
+{
+    Mlx5RocePkt q;
+
+    if (mlx5_roce_parse(frame, n, &q) == MLX5_ROCE_OK) {
+        roce_trace_fields("tx", &q);
+    }
+}
+
 void mlx5_roce_send_frame(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5RocePkt *p,
                           const uint8_t *payload, size_t len)
 {
@@ -236,6 +256,9 @@ void mlx5_roce_send_frame(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5RocePk
         return;
     }
     mlx5emu_trace_rc_tx(t->qp->num, p->opcode, p->dest_qpn, p->psn, (unsigned)len);
+    if (mlx5emu_trace_roce_fields_enabled()) {
+        roce_trace_tx(frame, n);
+    }
     if (fw->cfg.roce_loopback && !(frame[0] & 1) && mlx5_port_mac_is_ours(fw, frame)) {
         mlx5_count_frames(&fw->counters.vport_tx, frame, 1, n);
         roce_loopback(dp, frame, n);
@@ -272,6 +295,9 @@ bool mlx5_roce_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool 
     }
     if (!looped) {
         mlx5_count_frames(&dp->fw->counters.phy_rx, frame, 1, len);
+    }
+    if (st == MLX5_ROCE_OK && mlx5emu_trace_roce_fields_enabled()) {
+        roce_trace_fields(looped ? "rx(loopback)" : "rx", &p);
     }
     if (st != MLX5_ROCE_OK) {
         mlx5_roce_discard(dp, mlx5_roce_status_name(st));

@@ -33,7 +33,7 @@ def main():
     for path in sorted(glob.glob(os.path.join(root, 'firmware-sim', '*.[ch]')) +
                        glob.glob(os.path.join(root, 'hw-rdma', '*.[ch]'))):
         text = open(path, encoding='utf-8').read()
-        for ev in re.findall(r'\bmlx5emu_trace_(\w+)\s*\(', text):
+        for ev in re.findall(r'\bmlx5emu_trace_(\w+?)(?:_enabled)?\s*\(', text):
             called.add(ev)
             if 'mlx5_' + ev not in events:
                 failures.append(f'{os.path.relpath(path, root)}: mlx5emu_trace_{ev}() '

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "prm-decode.h"
 
 static void test_get_set_byte_aligned(void)
 {
@@ -217,6 +218,54 @@ static void test_page_offset_units(void)
     g_assert_cmpuint(mlx5_page_offset_bytes(64, 12), ==, UINT32_MAX);
 }
 
+/* Every context prm_decode() opens inside another is a layout that fits
+ * the field holding it, and at least one field of some layout holds it. */
+static void test_nested_layouts(void)
+{
+    unsigned found = 0;
+
+    for (unsigned i = 0; i < prm_nlayouts; i++) {
+        const PrmLayout *l = &prm_layouts[i];
+
+        for (unsigned j = 0; j < l->nfields; j++) {
+            const char *inner = prm_nested_layout(l->name, l->fields[j].name);
+            const PrmLayout *il = inner ? prm_layout_find(inner) : NULL;
+
+            if (!inner || l->fields[j].width <= 64) {
+                continue;
+            }
+            g_assert_nonnull(il);
+            g_assert_cmpuint(il->bits, <=, l->fields[j].width);
+            g_assert_cmpuint(l->fields[j].off % 8, ==, 0);
+            found++;
+        }
+    }
+    g_assert_cmpuint(found, >=, 24);
+}
+
+/* A command decodes with its contexts in place; zero fields say nothing;
+ * a buffer shorter than the layout is not read past. */
+static void test_decode_command(void)
+{
+    uint8_t in[PRM_BYTES(rst2init_qp_in)];
+    uint8_t *qpc = PRM_PTR(rst2init_qp_in, qpc, in);
+    g_autoptr(GString) all = g_string_new(NULL), cut = g_string_new(NULL);
+    g_autoptr(GString) none = g_string_new(NULL);
+
+    memset(in, 0, sizeof(in));
+    PRM_SET(rst2init_qp_in, opcode, in, 0x502);
+    PRM_SET(rst2init_qp_in, qpn, in, 0x4a);
+    PRM_SET(qpc, pm_state, qpc, 3);
+    PRM_SET(ads, pkey_index, PRM_PTR(qpc, primary_address_path, qpc), 1);
+    g_assert_true(prm_decode(all, "rst2init_qp_in", in, sizeof(in)));
+    g_assert_cmpstr(all->str, ==, " opcode=0x502 qpn=0x4a qpc{ pm_state=0x3"
+                                  " primary_address_path{ pkey_index=0x1 } }");
+    g_assert_true(prm_decode(cut, "rst2init_qp_in", in, 16));
+    g_assert_cmpstr(cut->str, ==, " opcode=0x502 qpn=0x4a");
+    g_assert_false(prm_decode(none, "no_such_layout_in", in, sizeof(in)));
+    g_assert_cmpuint(none->len, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -231,5 +280,7 @@ int main(int argc, char **argv)
     g_test_add_func("/prm/command-layouts-have-header", test_command_layouts_have_header);
     g_test_add_func("/prm/status-and-syndrome-names", test_status_and_syndrome_names);
     g_test_add_func("/prm/page-offset-units", test_page_offset_units);
+    g_test_add_func("/prm/nested-layouts", test_nested_layouts);
+    g_test_add_func("/prm/decode-command", test_decode_command);
     return g_test_run();
 }

@@ -6,6 +6,9 @@ libraries (firmware-sim, hw-rdma) cannot include QEMU's generated trace
 headers, so for every event `mlx5_X(args) "fmt"` this script writes
 
   header  mlx5emu-trace.h      void mlx5emu_trace_X(args);   (what the core calls)
+                               bool mlx5emu_trace_X_enabled(void);  (whether
+                               anyone listens: for events whose arguments
+                               cost something to compute, e.g. decoders)
   qemu    mlx5emu-trace-qemu.c  each one calls QEMU's trace_mlx5_X(args)
   stderr  mlx5emu-trace-stderr.c  each one prints to stderr when the event
                                   matches $MLX5EMU_TRACE (a glob, e.g. 'mlx5_cmd*'),
@@ -37,6 +40,10 @@ def proto(name, args):
     return f'void mlx5emu_trace_{name[len("mlx5_"):]}({", ".join(args) or "void"})'
 
 
+def proto_enabled(name):
+    return f'bool mlx5emu_trace_{name[len("mlx5_"):]}_enabled(void)'
+
+
 def main():
     kind, src, dst = sys.argv[1:4]
     evs = list(events(src))
@@ -44,12 +51,15 @@ def main():
     if kind == 'header':
         out += ['#ifndef MLX5EMU_TRACE_H', '#define MLX5EMU_TRACE_H',
                 '#include <stdbool.h>', '#include <stdint.h>', '#include <inttypes.h>']
-        out += [proto(n, a) + ';' for n, a, _, _ in evs]
+        for n, a, _, _ in evs:
+            out += [proto(n, a) + ';', proto_enabled(n) + ';']
         out += ['#endif']
     elif kind == 'qemu':
         out += ['#include "qemu/osdep.h"', '#include "trace.h"', '#include "mlx5emu-trace.h"']
         for n, a, names, _ in evs:
-            out += [proto(n, a), '{', f'    trace_{n}({", ".join(names)});', '}']
+            out += [proto(n, a), '{', f'    trace_{n}({", ".join(names)});', '}',
+                    proto_enabled(n), '{',
+                    f'    return trace_event_get_state_backends(TRACE_{n.upper()});', '}']
     elif kind == 'stderr':
         out += ['#define _GNU_SOURCE', '#include <fnmatch.h>', '#include <stdio.h>',
                 '#include <stdlib.h>', '#include "mlx5emu-trace.h"',
@@ -63,6 +73,8 @@ def main():
                 '    if (text && mlx5emu_trace_hook) {', '        mlx5emu_trace_hook(ev, text);', '    }',
                 '    free(text);', '}']
         for n, a, names, fmt in evs:
+            out += [proto_enabled(n), '{',
+                    f'    return on("{n}") || mlx5emu_trace_hook;', '}']
             out += [proto(n, a), '{',
                     f'    char *text = NULL;',
                     f'    if (!on("{n}") && !mlx5emu_trace_hook) {{', '        return;', '    }',

@@ -250,7 +250,8 @@ static void rc_connect(Rc *c, uint32_t qpn, const union ibv_gid *gid, uint32_t p
 {
     struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
                              .qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-                                                IBV_ACCESS_REMOTE_READ };
+                                                IBV_ACCESS_REMOTE_READ |
+                                                IBV_ACCESS_REMOTE_ATOMIC };
 
     if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
                       IBV_QP_ACCESS_FLAGS)) {
@@ -338,6 +339,14 @@ int rc_post(Rc *c, enum ibv_wr_opcode op, struct ibv_mr *mr, uint64_t off, uint3
     wr.wr.rdma.remote_addr = raddr;
     wr.wr.rdma.rkey = rkey;
     return ibv_post_send(c->qp, &wr, &bad);
+}
+
+int rc_post_recv(Rc *c, struct ibv_mr *mr, uint64_t off, uint32_t len, uint64_t wr_id)
+{
+    struct ibv_sge sge = { .addr = (uintptr_t)mr->addr + off, .length = len, .lkey = mr->lkey };
+    struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+    return ibv_post_recv(c->qp, &wr, &bad);
 }
 
 int rc_write_all(Rc *c, struct ibv_mr *mr, size_t size, uint64_t raddr, uint32_t rkey,

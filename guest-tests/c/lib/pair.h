@@ -51,12 +51,15 @@ void rdma_open(Rdma *r);
 /* An RC QP with its own CQ, `depth` sends and receives deep. */
 void rc_create(Rc *c, Rdma *r, unsigned depth);
 /* Both nodes: tell the peer this QP, learn the peer's, take the QP to RTS
- * towards it (remote write and read allowed; RNR retries for ever). */
+ * towards it (remote write, read and atomics allowed; RNR retries for
+ * ever). */
 void rc_exchange(Rc *c, uint32_t psn);
 /* One completion within PAIR_POLL_S: its status, or -1 if none came. */
 int rc_poll(Rc *c, uint64_t *wr_id);
 int rc_post(Rc *c, enum ibv_wr_opcode op, struct ibv_mr *mr, uint64_t off, uint32_t len,
             uint64_t raddr, uint32_t rkey, uint64_t wr_id);
+/* A receive of [mr + off, +len). */
+int rc_post_recv(Rc *c, struct ibv_mr *mr, uint64_t off, uint32_t len, uint64_t wr_id);
 /* RDMA WRITE [mr, +size) to raddr in `chunk`-byte WRITEs, `depth` in
  * flight: IBV_WC_SUCCESS or the first failure's status (-1: none came). */
 int rc_write_all(Rc *c, struct ibv_mr *mr, size_t size, uint64_t raddr, uint32_t rkey,

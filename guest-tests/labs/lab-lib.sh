@@ -1,0 +1,101 @@
+# shellcheck shell=bash
+# The guest's half of a lab (scripts/lab): watch user space and the
+# kernel with ftrace while the lab's program runs, and leave what was seen
+# in the job directory for tools/timeline.py, which merges it with the
+# device's trace and the capture that QEMU recorded on the host.
+#
+#   lab_watch KERNEL_FUNCS...   the device's trace events the lab names
+#                               (its "# lab-device:" line, switched on in
+#                               this guest's QEMU through the monitor),
+#                               ftrace's function tracer on these kernel
+#                               functions (names as in the baseline source;
+#                               one that this kernel lacks or inlined is
+#                               said and skipped), uprobes on libibverbs'
+#                               verbs and libmlx5's data path, the clock
+#                               anchors; tracing on
+#   lab_event SYSTEM/EVENT      also a tracepoint (e.g. irq/irq_handler_entry)
+#   lab_done                    tracing off; /job/ftrace.txt, /job/anchors.txt
+#
+# Everything is timed on CLOCK_MONOTONIC (trace_clock mono), which
+# guest-tests/c/lab-probe ties to the device's clock.
+
+T=/sys/kernel/tracing
+LAB_UPROBES="ibv_open_device ibv_alloc_pd ibv_reg_mr ibv_reg_mr_iova2 ibv_create_cq
+ ibv_create_comp_channel ibv_create_qp ibv_modify_qp ibv_get_cq_event ibv_ack_cq_events
+ ibv_dereg_mr ibv_destroy_qp ibv_destroy_cq ibv_dealloc_pd ibv_close_device"
+
+lab_tracefs() {
+    [ -e $T/trace ] || mount -t tracefs nodev $T || { echo "lab: no tracefs"; return 1; }
+    echo 0 >$T/tracing_on
+    echo nop >$T/current_tracer
+    echo >$T/set_ftrace_filter
+    echo >$T/uprobe_events 2>/dev/null
+    echo >$T/trace
+    echo mono >$T/trace_clock
+    echo 8192 >$T/buffer_size_kb
+}
+
+# One uprobe: NAME at FILE:OFFSET (entry), or its return with its value.
+lab_uprobe() {
+    echo "p:lab/$1 $2:$3" >>$T/uprobe_events &&
+        echo 1 >$T/events/lab/$1/enable
+}
+
+lab_uretprobe() {
+    echo "r:lab/$1_ret $2:$3 ret=\$retval:s32" >>$T/uprobe_events &&
+        echo 1 >$T/events/lab/$1_ret/enable
+}
+
+lab_uprobes() {
+    local name path off
+    # libmlx5's data path: addresses from the context's ops table
+    while read -r name path off; do
+        case $name in
+            # polled in a loop: only the calls that found a completion
+            mlx5_poll_cq*) lab_uretprobe "$name" "$path" "$off" &&
+                          echo 'ret > 0' >$T/events/lab/${name}_ret/filter ;;
+            *) lab_uprobe "$name" "$path" "$off" ;;
+        esac || echo "lab: no uprobe on $name"
+    done < <(lab-probe ops)
+    # libibverbs' exported verbs
+    while read -r name path off; do
+        lab_uprobe "$name" "$path" "$off" || echo "lab: no uprobe on $name"
+    done < <(lab-probe syms $LAB_UPROBES)
+}
+
+# The device's events this lab watches, on or off (HMP trace-event).
+lab_device_events() {
+    local ev
+    for ev in $(sed -n 's/^# lab-device: //p' "$0") mlx5_dev_clock; do
+        "$MONITOR" trace-event "$ev" "$1" >/dev/null || echo "lab: no device event $ev"
+    done
+}
+
+lab_watch() {
+    local f n=0
+    lab_tracefs || return 1
+    lab_device_events on
+    for f in "$@"; do
+        if echo "$f" >>$T/set_ftrace_filter 2>/dev/null; then
+            n=$((n + 1))
+        else
+            echo "lab: kernel function $f is not traceable here (inlined or absent)"
+        fi
+    done
+    [ $n -gt 0 ] && echo function >$T/current_tracer
+    lab_uprobes
+    lab-probe clock 3 >/job/anchors.txt
+    echo 1 >$T/tracing_on
+}
+
+lab_event() {
+    echo 1 >"$T/events/$1/enable" || echo "lab: no tracepoint $1"
+}
+
+lab_done() {
+    echo 0 >$T/tracing_on
+    lab-probe clock 3 >>/job/anchors.txt
+    lab_device_events off
+    cat $T/trace >/job/ftrace.txt
+    echo "lab: $(grep -vc '^#' /job/ftrace.txt) kernel and user-space events recorded"
+}
