@@ -67,7 +67,9 @@ static void cmd_trace_fields(const Mlx5Cmd *c, const char *dir, const uint8_t *b
     for (char *p = layout; *p; p++) {
         *p = g_ascii_tolower(*p);
     }
-    if (prm_decode(text, layout, buf, len)) {
+    /* A command without a layout of its own shows its header. */
+    if (prm_decode(text, layout, buf, len) ||
+        prm_decode(text, !strcmp(dir, "in") ? "mbox_in" : "mbox_out", buf, len)) {
         mlx5emu_trace_cmd_fields(mlx5_cmd_name(c->opcode), dir, text->str);
     }
 }

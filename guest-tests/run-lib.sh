@@ -95,6 +95,25 @@ objects_check() {
     fi
 }
 
+# lab_check NAME LAB LOGDIR: host/LAB: the lab's timeline from a stage's
+# run (tools/timeline.py) has every layer the lab names, in the causal
+# order its "# lab-order:" lines say (a doorbell before its frame, the
+# frame before the peer's CQE, the CQE before the EQE and the interrupt...)
+lab_check() {
+    local file=$MLX5EMU_ROOT/guest-tests/labs/$2.sh args=() o out layers want
+    while IFS= read -r o; do args+=(--order "$o"); done < <(sed -n 's/^# lab-order: //p' "$file")
+    want=$(sed -n 's/^# lab-layers: //p' "$file")
+    if out=$(python3 "$MLX5EMU_ROOT/tools/timeline.py" "$3" "${args[@]}" 2>&1); then
+        layers=$(sed -n 's/.*layers: //p' <<<"$out")
+        for o in $want; do
+            [[ " $layers " == *" $o "* ]] || { fail_line "$1" "host/$2: no $o events ($out)"; return; }
+        done
+        pass_line "$1" "host/$2: $(sed -n 's/^timeline: //p' <<<"$out" | tail -1), in causal order"
+    else
+        fail_line "$1" "host/$2: $(tr '\n' ' ' <<<"$out")"
+    fi
+}
+
 # report NAME: print the result lines of stage NAME (its input) and keep
 # them in NAME.report for tally
 report() { tee "$logdir/$1.report"; }

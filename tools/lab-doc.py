@@ -20,7 +20,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timeline  # noqa: E402
 
-EXCERPT_MAX = 60
+GAP_MAX = 6
+SVG_MAX = 150
 
 
 def fields(path):
@@ -42,14 +43,31 @@ def excerpt_line(e):
     return f'{where:6} {e.layer:11} {e.name} {e.text}'.rstrip()
 
 
+def excerpt(events, found):
+    """The events from a chain's first step to its last; where two steps
+    are far apart, the few events after the earlier one, then "...".
+    """
+    lines = []
+    for a, b in zip(found, found[1:] + [found[-1] + 1]):
+        gap = events[a:b]
+        lines += [excerpt_line(e) for e in gap[:GAP_MAX]]
+        if len(gap) > GAP_MAX:
+            lines.append('...')
+    return lines
+
+
 def main(argv):
     script, logdir = argv
     name = os.path.basename(script)[:-3]
     heads, comment = fields(script)
     events = timeline.build(logdir)
+    spans = [timeline.match_order(events, chain) for chain in heads['order']]
+    if any(f[-1] is None for f in spans):
+        sys.exit('lab-doc: this run does not have every chain the lab names')
+    shown = sorted({i for f in spans for i in range(f[0], f[-1] + 1)})[:SVG_MAX]
     svg = os.path.join(os.path.dirname(os.path.abspath(script)), '..', '..', 'docs', 'labs',
                        name + '.svg')
-    timeline.svg(events, f'mlx5emu lab {name}: {heads["title"][0]}', svg)
+    timeline.svg([events[i] for i in shown], f'mlx5emu lab {name}: {heads["title"][0]}', svg)
     num = name[:2]
     out = [f'# Lab {num}: {heads["title"][0]}', '',
            f'Part {heads["part"][0]} of the series this project teaches from.', '',
@@ -60,16 +78,14 @@ def main(argv):
            'the requester, 0 the responder):', '']
     out += [f'{i + 1}. `{o}`' for i, o in enumerate(heads['order'])]
     out += ['', "## A run's timeline", '',
-            'For each chain, the events from its first step to its last (`scripts/lab '
-            f'{num} --write-doc` wrote this from a run; the times are left out).']
-    for i, chain in enumerate(heads['order']):
-        found = timeline.match_order(events, chain)
-        if found[-1] is None:
-            sys.exit(f'lab-doc: this run does not have the chain {chain!r}')
+            'For each chain, the events from its first step to its last ("..." where the '
+            f'run did more between two steps; `scripts/lab {num} --write-doc` wrote this '
+            'from a run; the times are left out).']
+    for i, found in enumerate(spans):
         out += ['', f'Chain {i + 1}:', '', '```']
-        out += [excerpt_line(e) for e in events[found[0]:found[-1] + 1][:EXCERPT_MAX]]
+        out += excerpt(events, found)
         out += ['```']
-    out += ['', f'![the whole run as a sequence diagram]({name}.svg)', '',
+    out += ['', f'![the chains as a sequence diagram]({name}.svg)', '',
             '## Read next', '']
     out += [f'- {r}' for r in heads.get('read', [])]
     print('\n'.join(out))

@@ -11,8 +11,9 @@ A lab leaves in its log directory, for each guest N:
                      libmlx5, and the application's trace_marker lines;
   nodeN/anchors.txt  "anchor MONO_BEFORE DEVICE_CLOCK MONO_AFTER" lines
                      (guest-tests/c/lab-probe): guest clock against device;
-  nodeN.pcap         what went on the wire (QEMU filter-dump, stamped with
-                     the virtual clock plus whole seconds of wall clock).
+  nodeN/lab.pcap     what went on the wire (QEMU filter-dump, added for the
+                     lab through the monitor); its frames are placed just
+                     after the device that sent them built them.
 Everything is put on the host's clock (microseconds), one clock for all
 guests, merged, filtered to the objects the lab's application used, and
 written as text (timeline.txt) and as an SVG sequence diagram
@@ -32,8 +33,12 @@ import sys
 
 DEV_RE = re.compile(r'^\d+@(\d+)\.(\d+):(mlx5_\w+) (.*)$')
 FTRACE_RE = re.compile(r'^\s*(.+?)-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+):\s+(.*)$')
+# The device's firmware (firmware-sim/: commands, object state, events);
+# the rest of its events are the data path's (hw-rdma/).
 FW_EVENTS = ('mlx5_cmd', 'mlx5_eq', 'mlx5_fw', 'mlx5_qp_create', 'mlx5_qp_state', 'mlx5_cq_create',
-             'mlx5_mkey_create', 'mlx5_wq_', 'mlx5_dev_', 'mlx5_page_fault', 'mlx5_memic')
+             'mlx5_mkey_create', 'mlx5_wq_', 'mlx5_dev_', 'mlx5_page_fault', 'mlx5_memic',
+             'mlx5_port', 'mlx5_reg_', 'mlx5_vport', 'mlx5_gid', 'mlx5_flow', 'mlx5_srq_create',
+             'mlx5_mcg', 'mlx5_query_special', 'mlx5_pp_rate', 'mlx5_obj_limit', 'mlx5_host_mem')
 LANES = ['application', 'libibverbs', 'libmlx5', 'kernel', 'firmware', 'datapath']
 
 
@@ -207,7 +212,7 @@ def match_order(events, spec):
     """The index of the event each step of spec matched, each after the
     previous step's; the steps after the first that found none are None."""
     at, found = 0, []
-    for step in [s.strip() for s in spec.split('>')]:
+    for step in [s.strip() for s in spec.split(' > ')]:
         i = next((i for i in range(at, len(events)) if step_matches(events[i], step)), None)
         found.append(i)
         if i is None:
@@ -217,7 +222,7 @@ def match_order(events, spec):
 
 
 def check_order(events, spec):
-    steps = [s.strip() for s in spec.split('>')]
+    steps = [s.strip() for s in spec.split(' > ')]
     found = match_order(events, spec)
     if found[-1] is None:
         return [f'order: no {steps[len(found) - 1]!r} after {steps[len(found) - 2]!r}'
@@ -285,7 +290,7 @@ def load(logdir):
         elif os.path.exists(ftrace):
             print(f'timeline: node{node}: no clock anchors, its guest events left out',
                   file=sys.stderr)
-    pcap = os.path.join(logdir, 'node0.pcap')
+    pcap = os.path.join(logdir, 'node0', 'lab.pcap')
     if os.path.exists(pcap):
         events += wire_events(pcap, dev_all)
     events.sort(key=lambda e: e.t)
@@ -304,7 +309,7 @@ def build(logdir, keep_all=False):
     """The lab's events in order: its window, its objects (unless keep_all)."""
     events = window(load(logdir))
     qpns = {int(q, 16) for e in events if e.layer == 'application'
-            for q in re.findall(r'QP 0x([0-9a-f]+) connected', e.text)}
+            for q in re.findall(r'QP 0x([0-9a-f]+) ', e.text)}
     if not keep_all and qpns:
         peers = {refs(e, 'dest_qp') for e in events if e.name == 'mlx5_roce_fields'}
         events = relevant(events, qpns | (peers - {None}))

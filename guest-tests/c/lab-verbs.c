@@ -13,6 +13,10 @@
  *      channel (ibv_req_notify_cq, then ibv_get_cq_event sleeps until the
  *      device's completion event wakes it) rather than by polling.
  *
+ * With the argument qp-error (lab 09) node 1 instead posts a WRITE with a
+ * wrong rkey and a good one after it: the first fails with a remote
+ * access error, which takes the QP to ERR, and the second is flushed.
+ *
  * Each step is announced in the kernel's trace buffer (trace_marker), so
  * the lab's timeline shows the application's intent beside what every
  * layer did about it.  Each result is checked; the program exits non-zero
@@ -172,8 +176,34 @@ static void responder(Rc *c, struct ibv_mr *mr, struct ibv_comp_channel *ch)
     }
 }
 
-int main(void)
+/* Lab 09: a WRITE the responder refuses (an rkey that is not its
+ * region's) takes the requester's QP to ERR; the WRITE posted after it
+ * completes flushed. */
+static void requester_error(Rc *c, struct ibv_mr *mr, uint64_t raddr, uint32_t rkey)
 {
+    uint64_t id;
+    int st;
+
+    mark("app: ibv_post_send RDMA_WRITE with a wrong rkey 0x%x, then a good one", rkey ^ 0x100);
+    if (rc_post(c, IBV_WR_RDMA_WRITE, mr, 0, 64, raddr, rkey ^ 0x100, 1) ||
+        rc_post(c, IBV_WR_RDMA_WRITE, mr, 0, 64, raddr, rkey, 2)) {
+        die("post the WRITEs");
+    }
+    st = rc_poll(c, &id);
+    if (st != IBV_WC_REM_ACCESS_ERR) {
+        die("the bad WRITE completed with %s, not a remote access error", wc_status(st));
+    }
+    mark("app: ibv_poll_cq: the first WRITE failed, IBV_WC_REM_ACCESS_ERR: the QP is in ERR");
+    st = rc_poll(c, &id);
+    if (st != IBV_WC_WR_FLUSH_ERR) {
+        die("the WRITE after it completed with %s, not flushed", wc_status(st));
+    }
+    mark("app: ibv_poll_cq: the second WRITE was flushed, IBV_WC_WR_FLUSH_ERR");
+}
+
+int main(int argc, char **argv)
+{
+    int qp_error = argc > 1 && !strcmp(argv[1], "qp-error");
     struct ibv_comp_channel *ch;
     struct ibv_mr *mr;
     char line[128];
@@ -204,16 +234,23 @@ int main(void)
     if (sscanf(line, "mr %llu %u", &raddr, &rkey) != 2) {
         die("the peer said '%s' for its region", line);
     }
+    mark("app: ibv_modify_qp: QP 0x%x RESET -> INIT -> RTR -> RTS towards the peer's",
+         c.qp->qp_num);
     rc_exchange(&c, 100);                  /* both sides start at PSN 100 */
     mark("app: QP 0x%x connected to the peer's, both in RTS", c.qp->qp_num);
-    if (pair_node == 1) {
+    if (qp_error) {
+        if (pair_node == 1) {
+            requester_error(&c, mr, raddr, rkey);
+        }
+    } else if (pair_node == 1) {
         requester(&c, mr, raddr, rkey);
     } else {
         responder(&c, mr, ch);
     }
     peer_send("bye");
     peer_recv(line, sizeof(line));
-    say("PASS lab-verbs (node %d): WRITE, READ, FETCH_AND_ADD and SEND completed and checked",
-        pair_node);
+    say("PASS lab-verbs (node %d): %s", pair_node,
+        qp_error ? "a WRITE with a wrong rkey failed the QP, the WQE after it was flushed"
+                 : "WRITE, READ, FETCH_AND_ADD and SEND completed and checked");
     return 0;
 }

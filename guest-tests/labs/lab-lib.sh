@@ -6,7 +6,8 @@
 #
 #   lab_watch KERNEL_FUNCS...   the device's trace events the lab names
 #                               (its "# lab-device:" line, switched on in
-#                               this guest's QEMU through the monitor),
+#                               this guest's QEMU through the monitor), a
+#                               capture of the link,
 #                               ftrace's function tracer on these kernel
 #                               functions (names as in the baseline source;
 #                               one that this kernel lacks or inlined is
@@ -14,7 +15,8 @@
 #                               verbs and libmlx5's data path, the clock
 #                               anchors; tracing on
 #   lab_event SYSTEM/EVENT      also a tracepoint (e.g. irq/irq_handler_entry)
-#   lab_done                    tracing off; /job/ftrace.txt, /job/anchors.txt
+#   lab_done                    tracing off; /job/ftrace.txt, /job/anchors.txt,
+#                               /job/lab.pcap
 #
 # Everything is timed on CLOCK_MONOTONIC (trace_clock mono), which
 # guest-tests/c/lab-probe ties to the device's clock.
@@ -56,7 +58,7 @@ lab_uprobes() {
                           echo 'ret > 0' >$T/events/lab/${name}_ret/filter ;;
             *) lab_uprobe "$name" "$path" "$off" ;;
         esac || echo "lab: no uprobe on $name"
-    done < <(lab-probe ops)
+    done < <(lab-probe ops 2>/dev/null)
     # libibverbs' exported verbs
     while read -r name path off; do
         lab_uprobe "$name" "$path" "$off" || echo "lab: no uprobe on $name"
@@ -71,10 +73,20 @@ lab_device_events() {
     done
 }
 
+# What goes on the wire while the lab runs: QEMU's filter-dump on this
+# guest's link, into /job/lab.pcap (both directions).
+lab_capture() {
+    case $1 in
+        on) "$MONITOR" object_add "filter-dump,id=labcap,netdev=n0,file=@JOB@/lab.pcap" ;;
+        off) "$MONITOR" object_del labcap ;;
+    esac >/dev/null || echo "lab: no capture ($1)"
+}
+
 lab_watch() {
     local f n=0
     lab_tracefs || return 1
     lab_device_events on
+    lab_capture on
     for f in "$@"; do
         if echo "$f" >>$T/set_ftrace_filter 2>/dev/null; then
             n=$((n + 1))
@@ -84,7 +96,9 @@ lab_watch() {
     done
     [ $n -gt 0 ] && echo function >$T/current_tracer
     lab_uprobes
-    lab-probe clock 3 >/job/anchors.txt
+    # no RDMA device yet (a lab that loads the driver): lab_done's anchors
+    lab-probe clock 3 >/job/anchors.txt 2>/dev/null ||
+        echo "lab: no RDMA device to read the device's clock through yet"
     echo 1 >$T/tracing_on
 }
 
@@ -96,6 +110,7 @@ lab_done() {
     echo 0 >$T/tracing_on
     lab-probe clock 3 >>/job/anchors.txt
     lab_device_events off
+    lab_capture off
     cat $T/trace >/job/ftrace.txt
     echo "lab: $(grep -vc '^#' /job/ftrace.txt) kernel and user-space events recorded"
 }
