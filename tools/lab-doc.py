@@ -60,7 +60,7 @@ def main(argv):
     script, logdir = argv
     name = os.path.basename(script)[:-3]
     heads, comment = fields(script)
-    events = timeline.build(logdir)
+    events = timeline.build(logdir, keep_all=heads.get('filter') == ['all'])
     spans = [timeline.match_order(events, chain) for chain in heads['order']]
     if any(f[-1] is None for f in spans):
         sys.exit('lab-doc: this run does not have every chain the lab names')

@@ -309,7 +309,7 @@ def build(logdir, keep_all=False):
     """The lab's events in order: its window, its objects (unless keep_all)."""
     events = window(load(logdir))
     qpns = {int(q, 16) for e in events if e.layer == 'application'
-            for q in re.findall(r'QP 0x([0-9a-f]+) ', e.text)}
+            for q in re.findall(r'QP 0x([0-9a-f]+)\b', e.text)}
     if not keep_all and qpns:
         peers = {refs(e, 'dest_qp') for e in events if e.name == 'mlx5_roce_fields'}
         events = relevant(events, qpns | (peers - {None}))

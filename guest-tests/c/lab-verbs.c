@@ -13,6 +13,8 @@
  *      channel (ibv_req_notify_cq, then ibv_get_cq_event sleeps until the
  *      device's completion event wakes it) rather than by polling.
  *
+ * With the argument objects (lab 03) it stops once the QPs are connected:
+ * the objects are what that lab shows.
  * With the argument qp-error (lab 09) node 1 instead posts a WRITE with a
  * wrong rkey and a good one after it: the first fails with a remote
  * access error, which takes the QP to ERR, and the second is flushed.
@@ -204,6 +206,7 @@ static void requester_error(Rc *c, struct ibv_mr *mr, uint64_t raddr, uint32_t r
 int main(int argc, char **argv)
 {
     int qp_error = argc > 1 && !strcmp(argv[1], "qp-error");
+    int objects_only = argc > 1 && !strcmp(argv[1], "objects");
     struct ibv_comp_channel *ch;
     struct ibv_mr *mr;
     char line[128];
@@ -215,18 +218,27 @@ int main(int argc, char **argv)
     pair_prog = "lab-verbs";
     pair_node = atoi(getenv("NODE") ? getenv("NODE") : "0");
     marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+    /* Each object with the handle the application holds (lab 03): the
+     * kernel's uverbs object number, the device's key or number. */
+    mark("app: ibv_open_device, ibv_alloc_pd");
     rdma_open(&r);
+    mark("app: got context fd %d, PD handle %u", r.ctx->cmd_fd, r.pd->handle);
     ch = ibv_create_comp_channel(r.ctx);
     if (!ch) {
         die("create a completion channel");
     }
-    rc_create_notified(&c, &r, ch);
+    mark("app: ibv_reg_mr %d bytes", REGION);
     mr = ibv_reg_mr(r.pd, aligned_alloc(4096, REGION), REGION,
                     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
                     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
     if (!mr) {
         die("register the region");
     }
+    mark("app: got MR handle %u, lkey 0x%x, rkey 0x%x", mr->handle, mr->lkey, mr->rkey);
+    mark("app: ibv_create_cq, ibv_create_qp");
+    rc_create_notified(&c, &r, ch);
+    mark("app: got CQ handle %u; QP handle %u, QP 0x%x", c.cq->handle, c.qp->handle,
+         c.qp->qp_num);
     memset(mr->addr, 0, REGION);
     peer_connect(getenv("PEER_IP"), PORT);
     peer_send("mr %llu %u", (unsigned long long)(uintptr_t)mr->addr, mr->rkey);
@@ -238,7 +250,9 @@ int main(int argc, char **argv)
          c.qp->qp_num);
     rc_exchange(&c, 100);                  /* both sides start at PSN 100 */
     mark("app: QP 0x%x connected to the peer's, both in RTS", c.qp->qp_num);
-    if (qp_error) {
+    if (objects_only) {
+        /* lab 03: the objects are made; nothing to send */
+    } else if (qp_error) {
         if (pair_node == 1) {
             requester_error(&c, mr, raddr, rkey);
         }
@@ -250,7 +264,8 @@ int main(int argc, char **argv)
     peer_send("bye");
     peer_recv(line, sizeof(line));
     say("PASS lab-verbs (node %d): %s", pair_node,
-        qp_error ? "a WRITE with a wrong rkey failed the QP, the WQE after it was flushed"
-                 : "WRITE, READ, FETCH_AND_ADD and SEND completed and checked");
+        objects_only ? "context, PD, MR, CQ and QP made, the QP connected"
+        : qp_error ? "a WRITE with a wrong rkey failed the QP, the WQE after it was flushed"
+                   : "WRITE, READ, FETCH_AND_ADD and SEND completed and checked");
     return 0;
 }
