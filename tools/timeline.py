@@ -338,6 +338,8 @@ def main(argv):
         f.writelines(e.line(t0) + '\n' for e in events)
     svg(events, title, os.path.join(logdir, 'timeline.svg'))
     failures = [f for spec in orders for f in check_order(events, spec)]
+    failures += [f'tshark calls a frame malformed: {e.text}' for e in events
+                 if e.layer == 'wire' and e.text.endswith(' MALFORMED')]
     for f in failures:
         print(f'timeline: {f}', file=sys.stderr)
     print(f'timeline: {len(events)} events, layers: '
