@@ -65,28 +65,26 @@ lab_uprobes() {
     done < <(lab-probe syms $LAB_UPROBES)
 }
 
-# The device's events this lab watches, on or off (HMP trace-event).
-lab_device_events() {
+# The device's events this lab watches (HMP trace-event) and a capture of
+# what goes on the wire (QEMU's filter-dump on this guest's link, into
+# /job/lab.pcap, both directions): on or off, in one monitor request.
+lab_device() {
     local ev
-    for ev in $(sed -n 's/^# lab-device: //p' "$0") mlx5_dev_clock; do
-        "$MONITOR" trace-event "$ev" "$1" >/dev/null || echo "lab: no device event $ev"
-    done
-}
-
-# What goes on the wire while the lab runs: QEMU's filter-dump on this
-# guest's link, into /job/lab.pcap (both directions).
-lab_capture() {
-    case $1 in
-        on) "$MONITOR" object_add "filter-dump,id=labcap,netdev=n0,file=@JOB@/lab.pcap" ;;
-        off) "$MONITOR" object_del labcap ;;
-    esac >/dev/null || echo "lab: no capture ($1)"
+    {
+        for ev in $(sed -n 's/^# lab-device: //p' "$0") mlx5_dev_clock; do
+            echo "trace-event $ev $1"
+        done
+        case $1 in
+            on) echo "object_add filter-dump,id=labcap,netdev=n0,file=@JOB@/lab.pcap" ;;
+            off) echo "object_del labcap" ;;
+        esac
+    } | "$MONITOR" --batch >/dev/null || echo "lab: the monitor refused some of: device events $1, capture $1"
 }
 
 lab_watch() {
     local f n=0
     lab_tracefs || return 1
-    lab_device_events on
-    lab_capture on
+    lab_device on
     for f in "$@"; do
         if echo "$f" >>$T/set_ftrace_filter 2>/dev/null; then
             n=$((n + 1))
@@ -109,8 +107,7 @@ lab_event() {
 lab_done() {
     echo 0 >$T/tracing_on
     lab-probe clock 3 >>/job/anchors.txt
-    lab_device_events off
-    lab_capture off
+    lab_device off
     cat $T/trace >/job/ftrace.txt
     echo "lab: $(grep -vc '^#' /job/ftrace.txt) kernel and user-space events recorded"
 }
