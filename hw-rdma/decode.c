@@ -170,11 +170,11 @@ static void decode_data(GString *out, const uint8_t *wqe, unsigned first, unsign
         const uint8_t *seg = wqe + s * MLX5_DS_BYTES;
         uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT);
 
-        if (bc & 0x80000000u) {
-            unsigned n = bc & 0x3ff;
+        if (bc & WQE_INLINE_SEG) {
+            uint32_t n = mlx5_wqe_inline_len(bc);
 
             g_string_append_printf(out, " inline{byte_count=%u}", n);
-            s += (4 + n - 1) / MLX5_DS_BYTES;
+            s += mlx5_wqe_inline_extra_segs(n);
             continue;
         }
         g_string_append_printf(out, " data{byte_count=%u lkey=0x%x addr=0x%" PRIx64 "}", bc,

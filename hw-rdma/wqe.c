@@ -19,7 +19,6 @@
 #include "cqe.h"
 #include "datapath.h"
 
-#define WQE_INLINE_SEG 0x80000000u
 #define RECV_BYTE_COUNT_MASK 0x7fffffffu
 
 const char *mlx5_sgl_status_name(Mlx5SglStatus st)
@@ -64,17 +63,6 @@ Mlx5SglStatus mlx5_sge_dma(Mlx5Fw *fw, uint32_t pd, uint32_t lkey, uint64_t addr
     }
 }
 
-/* The inline segment at `seg` holds this many bytes after its header. */
-static uint32_t inline_len(uint32_t bc)
-{
-    return bc & 0x3ff;
-}
-
-/* Segments an inline segment of `n` bytes spans besides its first. */
-static unsigned inline_extra_segs(uint32_t n)
-{
-    return (4 + n - 1) / MLX5_DS_BYTES;
-}
 
 uint8_t mlx5_wqe_msg_len(const uint8_t *wqe, unsigned ds, unsigned first, bool inline_ok,
                          uint64_t *len)
@@ -85,12 +73,12 @@ uint8_t mlx5_wqe_msg_len(const uint8_t *wqe, unsigned ds, unsigned first, bool i
         uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT);
 
         if (bc & WQE_INLINE_SEG) {
-            uint32_t n = inline_len(bc);
+            uint32_t n = mlx5_wqe_inline_len(bc);
             if (!inline_ok || 4 + n > (ds - s) * MLX5_DS_BYTES) {
                 return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
             }
             *len += n;
-            s += inline_extra_segs(n);
+            s += mlx5_wqe_inline_extra_segs(n);
             continue;
         }
         *len += bc;
@@ -106,7 +94,7 @@ bool mlx5_wqe_sgl_absent(Mlx5Fw *fw, uint32_t pd, const uint8_t *wqe, unsigned d
         uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT);
 
         if (bc & WQE_INLINE_SEG) {
-            s += inline_extra_segs(inline_len(bc));
+            s += mlx5_wqe_inline_extra_segs(mlx5_wqe_inline_len(bc));
         } else if (bc && mlx5_mkey_probe(fw, prm_be32(seg + WQE_DATA_LKEY), pd,
                                          prm_be64(seg + WQE_DATA_ADDR), bc,
                                          write ? MLX5_MKEY_LOCAL_WRITE : MLX5_MKEY_LOCAL_READ) ==
@@ -137,14 +125,14 @@ Mlx5SglStatus mlx5_wqe_sgl(Mlx5Fw *fw, uint32_t pd, const uint8_t *wqe, unsigned
         uint32_t bc = prm_be32(seg + WQE_DATA_BYTE_COUNT), k;
 
         if (bc & WQE_INLINE_SEG) {
-            if (4 + inline_len(bc) > (ds - s) * MLX5_DS_BYTES) {
+            if (4 + mlx5_wqe_inline_len(bc) > (ds - s) * MLX5_DS_BYTES) {
                 return MLX5_SGL_BAD_INLINE;
             }
-            k = sgl_take(inline_len(bc), &off, n);
+            k = sgl_take(mlx5_wqe_inline_len(bc), &off, n);
             if (k) {
                 memcpy(buf, seg + 4 + off, k);
             }
-            s += inline_extra_segs(inline_len(bc));
+            s += mlx5_wqe_inline_extra_segs(mlx5_wqe_inline_len(bc));
         } else {
             k = sgl_take(bc, &off, n);
             if (k) {

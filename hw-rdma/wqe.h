@@ -126,6 +126,21 @@ static inline unsigned mlx5_wqe_blocks(unsigned ds)
     return n ? n : 1;
 }
 
+/* A data segment whose byte count has this bit holds inline data. */
+#define WQE_INLINE_SEG 0x80000000u
+/* The inline segment with byte count `bc` holds this many bytes after its
+ * header. */
+static inline uint32_t mlx5_wqe_inline_len(uint32_t bc)
+{
+    return bc & 0x3ff;
+}
+
+/* Segments an inline segment of `n` bytes spans besides its first. */
+static inline unsigned mlx5_wqe_inline_extra_segs(uint32_t n)
+{
+    return (4 + n - 1) / MLX5_DS_BYTES;
+}
+
 /* What copying through a scatter/gather list met (wqe.c); the CQE
  * syndrome a WQE that met it completes with is mlx5_sgl_syndrome(). */
 typedef enum {
