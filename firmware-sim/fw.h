@@ -670,6 +670,9 @@ typedef struct Mlx5Fw {
     unsigned gerr_in_window;
 } Mlx5Fw;
 
+/* Power-on.  `fw` is zeroed memory (g_new0): a fresh allocation's pages
+ * stay untouched until used, so the 512 KiB of capability pages of the
+ * types that do not exist cost nothing (a fuzz input makes a device). */
 void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
                   const Mlx5FwConfig *cfg);
 void mlx5_fw_fini(Mlx5Fw *fw);
@@ -717,6 +720,9 @@ static inline uint64_t mlx5_device_clock(Mlx5Fw *fw)
 
 /* Capabilities (caps.c). */
 void mlx5_caps_init(Mlx5Fw *fw);
+/* The PRM layout of capability page `type` (cmd_hca_cap, roce_cap, ...),
+ * NULL for a type this device has no page of. */
+const char *mlx5_cap_layout_name(unsigned type);
 /* How many entries of the profile write a field an earlier one wrote (0). */
 unsigned mlx5_caps_overlaps(void);
 /* The capabilities changed (reset, SET_HCA_CAP): each object kind's limit

@@ -170,7 +170,6 @@ static uint64_t fw_host_mem_limit(const Mlx5Fw *fw)
 void mlx5_fw_init(Mlx5Fw *fw, const Mlx5Platform *plat, void *opaque,
                   const Mlx5FwConfig *cfg)
 {
-    memset(fw, 0, sizeof(*fw));
     fw->plat = plat;
     fw->opaque = opaque;
     fw->cfg = *cfg;

@@ -14,7 +14,10 @@
  * says nothing about the input, and their hooks on every comparison of
  * every field access of every command and WQE were a tenth of a fuzz
  * target's time (fuzz/README.md). */
-#if defined(__has_attribute)
+#if defined(__clang__)
+/* clang's spelling (its no_sanitize_coverage is not in clang 14) */
+#define PRM_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#elif defined(__has_attribute)
 #if __has_attribute(no_sanitize_coverage)
 #define PRM_NO_COVERAGE __attribute__((no_sanitize_coverage))
 #endif
