@@ -351,20 +351,29 @@ static bool caps_within_max(unsigned type, const uint8_t *want, const uint8_t *m
     return true;
 }
 
+const char *mlx5_cap_layout_name(unsigned type)
+{
+    switch (type) {
+    case MLX5_CAP_GENERAL: return "cmd_hca_cap";
+    case MLX5_CAP_ETHERNET_OFFLOADS: return "per_protocol_networking_offload_caps";
+    case MLX5_CAP_ODP: return "odp_cap";
+    case MLX5_CAP_ATOMIC: return "atomic_caps";
+    case MLX5_CAP_ROCE: return "roce_cap";
+    case MLX5_CAP_FLOW_TABLE: return "flow_table_nic_cap";
+    case MLX5_CAP_QOS: return "qos_cap";
+    case MLX5_CAP_DEVICE_MEM: return "device_mem_cap";
+    default: return NULL;
+    }
+}
+
 /* The layout a settable page is checked against (the atomic page has a
  * rule of its own); NULL: no layout, so nothing of it can be set. */
 static const PrmLayout *cap_set_layout(unsigned type)
 {
-    switch (type) {
-    case MLX5_CAP_GENERAL:
-        return prm_layout_find("cmd_hca_cap");
-    case MLX5_CAP_ROCE:
-        return prm_layout_find("roce_cap");
-    case MLX5_CAP_ODP:
-        return prm_layout_find("odp_cap");
-    default:
+    if (type != MLX5_CAP_GENERAL && type != MLX5_CAP_ROCE && type != MLX5_CAP_ODP) {
         return NULL;
     }
+    return prm_layout_find(mlx5_cap_layout_name(type));
 }
 
 static bool cap_settable(unsigned type)

@@ -48,6 +48,11 @@ typedef struct Mlx5CmdDesc {
 
 const Mlx5CmdDesc *mlx5_cmd_lookup(uint16_t opcode);
 const char *mlx5_cmd_name(uint16_t opcode);
+/* A command's input (or output) as text, field by field, with the
+ * contexts inside it and a capability page in the layout of its type
+ * (the mlx5_cmd_fields trace event); false if there is nothing to decode. */
+bool mlx5_cmd_decode(GString *out, uint16_t opcode, uint16_t op_mod, bool input,
+                     const uint8_t *buf, size_t len);
 
 /* Fail a command: record the syndrome and return the status. */
 static inline unsigned mlx5_cmd_fail(Mlx5Cmd *c, unsigned status, uint32_t synd)

@@ -56,21 +56,55 @@ static unsigned cmd_dispatch(Mlx5Fw *fw, Mlx5Cmd *c, const Mlx5CmdDesc *d)
     return d->handler(fw, c);
 }
 
-/* The command's input or output field by field (its layout is named
- * after it: CREATE_QP's are create_qp_in and create_qp_out), for whoever
- * traces mlx5_cmd_fields. */
-static void cmd_trace_fields(const Mlx5Cmd *c, const char *dir, const uint8_t *buf, size_t len)
+/* The capability page QUERY_HCA_CAP answers and SET_HCA_CAP carries, in
+ * the layout of its type (op_mod >> 1); both hold it at the same offset. */
+static void decode_cap_page(GString *out, const char *layout, uint16_t op_mod,
+                            const uint8_t *buf, size_t len)
 {
-    g_autofree char *layout = g_strdup_printf("%s_%s", mlx5_cmd_name(c->opcode), dir);
-    g_autoptr(GString) text = g_string_new(NULL);
+    size_t at = PRM_BYTE_OFF(query_hca_cap_out, capability);
+    const char *page = mlx5_cap_layout_name(op_mod >> 1);
+    gsize mark = out->len;
+
+    G_STATIC_ASSERT(PRM_OFF(query_hca_cap_out, capability) == PRM_OFF(set_hca_cap_in, capability));
+    if (!page || len <= at ||
+        (strcmp(layout, "query_hca_cap_out") && strcmp(layout, "set_hca_cap_in"))) {
+        return;
+    }
+    g_string_append_printf(out, " capability(%s%s){", page, op_mod & 1 ? ", current" : "");
+    prm_decode(out, page, buf + at, len - at);
+    if (out->str[out->len - 1] == '{') {
+        g_string_truncate(out, mark);
+    } else {
+        g_string_append(out, " }");
+    }
+}
+
+/* Its layout is named after the command (CREATE_QP's are create_qp_in and
+ * create_qp_out); a command without one shows its header. */
+bool mlx5_cmd_decode(GString *out, uint16_t opcode, uint16_t op_mod, bool input,
+                     const uint8_t *buf, size_t len)
+{
+    g_autofree char *layout = g_strdup_printf("%s_%s", mlx5_cmd_name(opcode),
+                                              input ? "in" : "out");
 
     for (char *p = layout; *p; p++) {
         *p = g_ascii_tolower(*p);
     }
-    /* A command without a layout of its own shows its header. */
-    if (prm_decode(text, layout, buf, len) ||
-        prm_decode(text, !strcmp(dir, "in") ? "mbox_in" : "mbox_out", buf, len)) {
-        mlx5emu_trace_cmd_fields(mlx5_cmd_name(c->opcode), dir, text->str);
+    if (!prm_decode(out, layout, buf, len) &&
+        !prm_decode(out, input ? "mbox_in" : "mbox_out", buf, len)) {
+        return false;
+    }
+    decode_cap_page(out, layout, op_mod, buf, len);
+    return true;
+}
+
+/* For whoever traces mlx5_cmd_fields. */
+static void cmd_trace_fields(const Mlx5Cmd *c, bool input, const uint8_t *buf, size_t len)
+{
+    g_autoptr(GString) text = g_string_new(NULL);
+
+    if (mlx5_cmd_decode(text, c->opcode, c->op_mod, input, buf, len)) {
+        mlx5emu_trace_cmd_fields(mlx5_cmd_name(c->opcode), input ? "in" : "out", text->str);
     }
 }
 
@@ -97,7 +131,7 @@ unsigned mlx5_fw_exec(Mlx5Fw *fw, const uint8_t *in, uint32_t inlen,
         mlx5emu_trace_cmd_exec(mlx5_cmd_name(c.opcode), c.opcode, c.op_mod,
                                inlen, outlen);
         if (mlx5emu_trace_cmd_fields_enabled()) {
-            cmd_trace_fields(&c, "in", in, inlen);
+            cmd_trace_fields(&c, true, in, inlen);
         }
         st = cmd_dispatch(fw, &c, d);
     }
@@ -113,7 +147,7 @@ unsigned mlx5_fw_exec(Mlx5Fw *fw, const uint8_t *in, uint32_t inlen,
     } else {
         mlx5emu_trace_cmd_done(mlx5_cmd_name(c.opcode), c.op_mod, c.obj);
         if (mlx5emu_trace_cmd_fields_enabled()) {
-            cmd_trace_fields(&c, "out", c.out, MIN(outlen, room));
+            cmd_trace_fields(&c, false, c.out, MIN(outlen, room));
         }
     }
     PRM_SET(mbox_out, status, c.out, st);

@@ -67,6 +67,9 @@ struct Mlx5Device {
     uint64_t latch_addr;
     uint32_t latch_hi;
     bool latch_valid;
+    /* the last doorbell through a BlueFlame register, which the rest of
+     * its WQE copy follows (device.c blueflame_chunk names it in traces) */
+    uint32_t bf_page, bf_sqn;
     /* An entry point of mlx5-dev.h is running (device.c dev_enter), and a
      * reset asked for meanwhile waits for it to end. */
     bool busy;

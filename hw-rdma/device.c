@@ -223,6 +223,20 @@ static bool uar_allocated(Mlx5Device *d, uint64_t addr)
     return true;
 }
 
+/* Further 8-byte chunks of a BlueFlame WQE copy (libmlx5 qp.c
+ * post_send_db -> mlx5_bf_copy, for a single small WQE): the device reads
+ * the WQE from the ring, which holds the same bytes, so the copy only
+ * shows in the trace, once per 64-byte basic block written. */
+static void blueflame_chunk(const Mlx5Device *d, uint32_t page, uint32_t bf_off)
+{
+    uint32_t in_half = bf_off % MLX5_UAR_BF_HALF;
+
+    if (in_half % MLX5_WQEBB_BYTES == MLX5_WQEBB_BYTES - 8) {
+        mlx5emu_trace_sq_blueflame(page == d->bf_page ? d->bf_sqn : 0xffffff, page,
+                                   MLX5_UAR_BF_BASE + bf_off - in_half, in_half + 8);
+    }
+}
+
 /* A 64-bit doorbell at a UAR page (Linux uar.c, cq.h, en/txrx.h):
  *   +0x20      CQ arm, dw0 = sn << 28 | cmd << 24 | ci, dw1 = cqn
  *   +0x800...  BlueFlame registers, two halves each; the first 8 bytes
@@ -239,12 +253,14 @@ static void uar_doorbell64(Mlx5Device *d, uint64_t addr, uint64_t val)
     if (off == MLX5_UAR_CQ_DOORBELL) {
         mlx5_cq_arm_doorbell(&d->dp, page, dw1 & 0xffffff, dw0);
     } else if (off >= MLX5_UAR_BF_BASE && (off - MLX5_UAR_BF_BASE) % MLX5_UAR_BF_HALF == 0) {
+        d->bf_page = page;
+        d->bf_sqn = dw1 >> 8;
         mlx5_sq_doorbell(&d->dp, page, dw1 >> 8, (uint16_t)(dw0 >> 8));
     } else if (off < MLX5_UAR_BF_BASE) {
         mlx5emu_trace_ub_uar_write((uint32_t)(addr / MLX5_UAR_PAGE_BYTES), off, val);
+    } else {
+        blueflame_chunk(d, page, off - MLX5_UAR_BF_BASE);
     }
-    /* Further 8-byte chunks of a BlueFlame WQE copy: the WQE is read from
-     * the ring, which holds the same bytes. */
 }
 
 /* 32-bit writes: EQ doorbells (+0x40 with, +0x48 without re-arm:

@@ -30,6 +30,7 @@ bool mlx5_dbr_posted(Mlx5DataPath *dp, uint64_t dbr, uint32_t hw_counter,
         mlx5_guest_error(dp->fw, "queue 0x%x: producer counter %u beyond the ring", num, pc);
         return false;
     }
+    mlx5emu_trace_dbr_read(num, dbr, pc, hw_counter & 0xffff, n);
     *posted = n;
     return true;
 }

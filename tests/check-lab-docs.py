@@ -2,9 +2,12 @@
 """The labs' pages (docs/labs/) cannot go stale unnoticed: every lab of
 guest-tests/labs/ has its page and picture; the page has the sections
 tools/lab-doc.py writes; the device events its excerpt shows still exist
-in hw/trace-events; and the lab's first causal chain - the one every run
-of the lab is checked for - holds on the excerpt.  (Regenerate a page
-with scripts/lab NN --write-doc.)
+in hw/trace-events; and the lab's causal chains - the ones every run of
+the lab is checked for - hold on the excerpts.  The picture is an SVG a
+browser opens (well-formed XML), with a lane for every layer the lab
+names and, for every frame a chain names on the wire, an arrow from the
+sender into the wire and one out of it to the receiver.  (Regenerate a
+page with scripts/lab NN --write-doc.)
 
 usage: check-lab-docs.py SOURCE_ROOT
 """
@@ -12,8 +15,39 @@ import glob
 import os
 import re
 import sys
+import xml.etree.ElementTree as ET
 
 SECTIONS = ['## What to look at', "## A run's timeline", '## Read next']
+
+
+SVG = '{http://www.w3.org/2000/svg}'
+
+
+def svg_failures(name, path, lab):
+    """The picture: XML, the lab's lanes, arrows into and out of each wire
+    frame its chains name."""
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        return [f'{name}.svg: not well-formed XML: {e}']
+    texts = [(float(t.get('x', 0)), float(t.get('y', 0)), t.text or '') for t in root.iter(SVG + 'text')]
+    lanes = {t for x, y, t in texts if y == 45}
+    layers = re.findall(r'^# lab-layers: (.*)$', open(lab).read(), re.M)[0].split()
+    failures = [f'{name}.svg: no lane for {layer}' for layer in layers
+                if not any(lane == layer or lane.endswith(' ' + layer) for lane in lanes)]
+    wire_x = next((x for x, y, t in texts if y == 45 and t == 'wire'), None)
+    arrows = [(float(a.get('x1')), float(a.get('x2')), float(a.get('y2')))
+              for a in root.iter(SVG + 'line') if a.get('marker-end')]
+    frames = [rx for chain in re.findall(r'^# lab-order: (.*)$', open(lab).read(), re.M)
+              for step in chain.split(' > ') if step.strip().startswith('wire:')
+              for rx in [step.strip().split(':', 2)[2]]]
+    for rx in frames:
+        at = [y + 3 for x, y, t in texts if x == (wire_x or -1) + 6 and re.search(rx, t)]
+        into = any(x2 == wire_x and y2 in at for _, x2, y2 in arrows)
+        out = any(x1 == wire_x and x2 != wire_x for x1, x2, _ in arrows)
+        if not at or not into or not out:
+            failures.append(f'{name}.svg: no arrows into and out of the wire for {rx!r}')
+    return failures
 
 
 def main():
@@ -29,6 +63,7 @@ def main():
         if not os.path.exists(page) or not os.path.exists(page[:-3] + '.svg'):
             failures.append(f'{name}: no docs/labs/{name}.md and .svg')
             continue
+        failures += svg_failures(name, page[:-3] + '.svg', lab)
         text = open(page).read()
         failures += [f'{name}.md: no "{s}"' for s in SECTIONS if s not in text]
         section = text.split("## A run's timeline", 1)[-1].split('## Read next')[0]

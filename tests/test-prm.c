@@ -266,6 +266,28 @@ static void test_decode_command(void)
     g_assert_cmpuint(none->len, ==, 0);
 }
 
+/* QUERY_HCA_CAP's answer and SET_HCA_CAP's input carry a capability page:
+ * decoded in the layout of the type op_mod names, current or maximum. */
+static void test_decode_cap_page(void)
+{
+    uint8_t out[PRM_BYTES(query_hca_cap_out)], in[PRM_BYTES(set_hca_cap_in)];
+    g_autoptr(GString) q = g_string_new(NULL), s = g_string_new(NULL);
+    g_autoptr(GString) other = g_string_new(NULL);
+
+    memset(out, 0, sizeof(out));
+    memset(in, 0, sizeof(in));
+    PRM_SET(roce_cap, roce_apm, PRM_PTR(query_hca_cap_out, capability, out), 1);
+    g_assert_true(mlx5_cmd_decode(q, 0x100, MLX5_CAP_ROCE << 1 | 1, false, out, sizeof(out)));
+    g_assert_cmpstr(q->str, ==, " capability(roce_cap, current){ roce_apm=0x1 }");
+    PRM_SET(set_hca_cap_in, opcode, in, 0x109);
+    PRM_SET(cmd_hca_cap, log_max_qp, PRM_PTR(set_hca_cap_in, capability, in), 0x11);
+    g_assert_true(mlx5_cmd_decode(s, 0x109, MLX5_CAP_GENERAL << 1, true, in, sizeof(in)));
+    g_assert_cmpstr(s->str, ==, " opcode=0x109 capability(cmd_hca_cap){ log_max_qp=0x11 }");
+    /* a type the device has no page of: the header only */
+    g_assert_true(mlx5_cmd_decode(other, 0x109, 0x3f << 1, true, in, sizeof(in)));
+    g_assert_cmpstr(other->str, ==, " opcode=0x109");
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -282,5 +304,6 @@ int main(int argc, char **argv)
     g_test_add_func("/prm/page-offset-units", test_page_offset_units);
     g_test_add_func("/prm/nested-layouts", test_nested_layouts);
     g_test_add_func("/prm/decode-command", test_decode_command);
+    g_test_add_func("/prm/decode-cap-page", test_decode_cap_page);
     return g_test_run();
 }

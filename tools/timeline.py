@@ -81,9 +81,112 @@ def guest_clock(path):
     return lambda mono: d0 + (mono - m0) * slope
 
 
+# --- uverbs' two ABIs, named as rdma-core's copies of the kernel's uapi
+# headers name them (the host's /usr/include/rdma, from libibverbs-dev) ---
+
+UAPI = '/usr/include/rdma'
+ENUM_RE = re.compile(r'enum\s+(\w*)\s*\{(.*?)\}', re.S)
+
+
+def c_enums(path, consts):
+    """Every enum of a C header: {enum name: [(member, value)]}; `consts`
+    gains the members (and the header's simple #defines)."""
+    try:
+        src = re.sub(r'/\*.*?\*/|//[^\n]*', '', open(path).read(), flags=re.S)
+    except OSError:
+        return {}
+    for name, val in re.findall(r'#define\s+(\w+)\s+\(?(\d+)U?L?\)?\s*$', src, re.M):
+        consts[name] = int(val)
+    enums = {}
+    for ename, body in ENUM_RE.findall(src):
+        members, nxt = [], 0
+        for item in [i.strip() for i in body.split(',') if i.strip()]:
+            member, _, expr = item.partition('=')
+            member, expr = member.strip(), re.sub(r'(\d+)U?L*\b', r'\1', expr.strip())
+            if expr:
+                expr = re.sub(r'[A-Za-z_]\w*', lambda m: str(consts.get(m.group(0), '?')), expr)
+                if not re.fullmatch(r'[\d\s()<>|+x]+', expr):
+                    break                       # not a constant this parser knows
+                nxt = eval(expr, {'__builtins__': {}})
+            members.append((member, nxt))
+            consts[member] = nxt
+            nxt += 1
+        enums[ename or f'#{len(enums)}'] = members     # unnamed ones kept apart
+    return enums
+
+
+def method_object(ename, consts):
+    """The object an enum of methods belongs to, by the uapi's names:
+    uverbs_methods_cq -> UVERBS_OBJECT_CQ; the driver's (mlx5_ib_*_methods)
+    -> its own MLX5_IB_OBJECT_* or a core object it adds methods to."""
+    if ename.startswith('uverbs_methods_'):
+        x, spaces = ename[len('uverbs_methods_'):].upper(), ('UVERBS_OBJECT_',)
+    elif ename.startswith('mlx5_ib_') and ename.endswith('_methods'):
+        x, spaces = ename[len('mlx5_ib_'):-len('_methods')].upper(), ('MLX5_IB_OBJECT_',
+                                                                       'UVERBS_OBJECT_')
+    else:
+        return None
+    for name in [sp + n for sp in spaces for n in (x, x.removesuffix('_OBJ'))]:
+        if name in consts:
+            return consts[name]
+    return None
+
+
+def uverbs_names():
+    """(objects by id, methods by (object, id), write commands, extended ones)."""
+    consts = {}
+    enums = c_enums(os.path.join(UAPI, 'ib_user_ioctl_cmds.h'), consts)
+    enums.update(c_enums(os.path.join(UAPI, 'mlx5_user_ioctl_cmds.h'), consts))
+    verbs = c_enums(os.path.join(UAPI, 'ib_user_verbs.h'), {})
+    objects = {v: n for e in ('uverbs_default_objects', 'mlx5_ib_objects')
+               for n, v in enums.get(e, [])}
+    methods = {}
+    for ename, members in enums.items():
+        obj = method_object(ename, consts)
+        for n, v in members if obj is not None else []:
+            methods[(obj, v)] = n
+    write = {v: n for n, v in verbs.get('ib_uverbs_write_cmds', [])}
+    ex = {v: n for members in verbs.values() for n, v in members
+          if n.startswith('IB_USER_VERBS_EX_CMD_')}
+    return objects, methods, write, ex
+
+
+UVERBS = None
+
+
+def uverbs_text(name, text):
+    """A lab's kprobes on ib_uverbs_ioctl and ib_uverbs_write (lab-lib.sh
+    lab_uverbs_probes), their fetched fields named."""
+    global UVERBS
+    UVERBS = UVERBS or uverbs_names()
+    objects, methods, write, ex = UVERBS
+    f = {k: int(v, 0) for k, v in re.findall(r'(\w+)=(0x[0-9a-f]+|\d+)', text)}
+    if name == 'uverbs_write' and 'cmd' in f:
+        cmd = f['cmd'] & 0xff
+        label = (ex if f['cmd'] & 0x80000000 else write).get(cmd, f'command {cmd}')
+        return f'write() {label}: {f.get("in_words", 0)} words in, {f.get("out_words", 0)} out'
+    if name != 'uverbs_ioctl' or 'object' not in f:
+        return text
+    obj, meth, n = f['object'], f['method'], f.get('nattrs', 0)
+    attrs = []
+    for i in range(min(n, 6)):
+        aid = f.get(f'id{i}', 0)
+        a = f'{aid:#x}' + (' (driver)' if aid & 0x1000 else '')
+        if objects.get(obj) == 'UVERBS_OBJECT_DEVICE' and methods.get((obj, meth)) == \
+                'UVERBS_METHOD_INVOKE_WRITE' and aid == 2:      # UVERBS_ATTR_WRITE_CMD
+            a += ' = ' + write.get(f.get(f'data{i}', -1), f'command {f.get(f"data{i}", -1)}')
+        attrs.append(a)
+    more = ' ...' if n > 6 else ''
+    return (f'ioctl {objects.get(obj, f"object {obj:#x}")} '
+            f'{methods.get((obj, meth), f"method {meth:#x}")}, {n} attributes: '
+            f'{" ".join(attrs)}{more}')
+
+
 def guest_layer(name, text):
     if name == 'tracing_mark_write':
         return 'application', text
+    if name in ('uverbs_ioctl', 'uverbs_write'):
+        return 'kernel', uverbs_text(name, text)
     if name.startswith('ibv_'):
         return 'libibverbs', ''
     if name.startswith('mlx5_') and (text.startswith('(0x') or ' ret=' in text):
@@ -162,7 +265,7 @@ def wire_events(pcap, dev):
 # Ethernet queues' too: kept only after an interrupt the lab's CQs raised.
 IRQ_PATH = ('irq_handler_entry', 'irq_int_handler', 'mlx5_eq_comp_int')
 
-NUM_RE = {k: re.compile(rf'\b{k}=0x([0-9a-f]+)') for k in ('sq', 'qp', 'qpn', 'dest_qp', 'cq', 'eq')}
+NUM_RE = {k: re.compile(rf'\b{k}=0x([0-9a-f]+)') for k in ('sq', 'wq', 'qp', 'qpn', 'dest_qp', 'cq', 'eq')}
 
 
 def refs(e, key):
@@ -178,7 +281,7 @@ def relevant(events, qpns):
     keep, last_eq, last_msix = [], {}, {}
     for e in events:
         if e.layer in ('firmware', 'datapath'):
-            if any(refs(e, k) in qpns for k in ('sq', 'qp', 'qpn', 'dest_qp')):
+            if any(refs(e, k) in qpns for k in ('sq', 'wq', 'qp', 'qpn', 'dest_qp')):
                 keep.append(e)
             elif refs(e, 'cq') is not None and (e.node, refs(e, 'cq')) in cqs:
                 keep.append(e)

@@ -13,7 +13,9 @@
  * Run in two guests (scripts/vm --nodes 2; the programs of guest-tests/c
  * are on PATH):  dmabuf-mr
  * Environment: NODE, PEER_IP, IBDEV, GID_INDEX (guest-tests/init);
- * DMABUF_MIB (default 64).  Prints PASS/FAIL/SKIP lines; exit 1 on FAIL.
+ * DMABUF_KIB, the MR's size (default 65536: 64 MiB; lab 11 takes 16).
+ * Each step is also said in the trace buffer (lab_mark) for lab 11.
+ * Prints PASS/FAIL/SKIP lines; exit 1 on FAIL.
  * A device whose driver refuses the registration (mlx5_ib on Linux 6.12+
  * wants on-demand paging for a DMA-BUF MR it can be told to move) prints
  * SKIP with the errno, on both nodes; so does a kernel without udmabuf
@@ -30,10 +32,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lab.h"
 #include "pair.h"
 
 #define PORT 5410
-#define CHUNK (1u << 20)            /* one WRITE */
+#define CHUNK (1u << 20)            /* one WRITE, at most */
 #define DEPTH 16                    /* WRITEs in flight */
 #define MARK 0xa5                   /* what node 0 writes after deregistering */
 
@@ -92,6 +95,8 @@ static int run_owner(Rc *c, size_t size)
         peer_send("skip no-udmabuf");
         return 0;
     }
+    lab_mark("app: udmabuf exported %zu bytes of memfd pages as DMA-BUF fd %d; "
+             "ibv_reg_dmabuf_mr on it", size, fd);
     memset(map, 0, size);
     mr = ibv_reg_dmabuf_mr(c->r->pd, 0, size, 0, fd, IBV_ACCESS_LOCAL_WRITE |
                            IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
@@ -103,6 +108,7 @@ static int run_owner(Rc *c, size_t size)
         peer_send("skip %d", e);
         return 0;
     }
+    lab_mark("app: DMA-BUF MR lkey 0x%x rkey 0x%x; QP 0x%x", mr->lkey, mr->rkey, c->qp->qp_num);
     peer_send("mr %u %zu", mr->rkey, size);
     rc_exchange(c, 0x1234);
     peer_send("ready");
@@ -117,15 +123,18 @@ static int run_owner(Rc *c, size_t size)
             mine, digest);
         ok = false;
     } else {
-        say("PASS dmabuf-mr write: %zu MiB written by the peer, SHA-256 %.16s... through the "
-            "exporter's mapping", size >> 20, mine);
+        say("PASS dmabuf-mr write: %zu KiB written by the peer, SHA-256 %.16s... through the "
+            "exporter's mapping", size >> 10, mine);
+        lab_mark("app: the peer's bytes read through the exporter's mapping: SHA-256 matches");
     }
     /* The peer writes on; the MR goes away under it. */
     peer_send("keep-writing");
     peer_recv(line, sizeof(line));
+    lab_mark("app: ibv_dereg_mr of the DMA-BUF MR while the peer writes");
     if (ibv_dereg_mr(mr)) {
         die("ibv_dereg_mr");
     }
+    lab_mark("app: deregistered");
     memset(map, MARK, size);
     peer_send("deregistered");
     peer_recv(line, sizeof(line));
@@ -145,7 +154,7 @@ static int run_owner(Rc *c, size_t size)
 
 /* WRITEs of 4 KiB, one at a time, until one fails; how many succeeded
  * after `deregistered` arrived is reported. */
-static void write_until_refused(Rc *c, struct ibv_mr *mr, uint32_t rkey)
+static void write_until_refused(Rc *c, struct ibv_mr *mr, uint32_t rkey, size_t size)
 {
     char line[512];
     unsigned before = 0, after = 0;
@@ -155,7 +164,8 @@ static void write_until_refused(Rc *c, struct ibv_mr *mr, uint32_t rkey)
     for (unsigned i = 0; st == IBV_WC_SUCCESS && after < 100000; i++) {
         uint64_t id;
 
-        if (rc_post(c, IBV_WR_RDMA_WRITE, mr, 0, 4096, (uint64_t)(i % 1024) * 4096, rkey, i)) {
+        if (rc_post(c, IBV_WR_RDMA_WRITE, mr, 0, 4096, (uint64_t)(i % (size / 4096)) * 4096,
+                    rkey, i)) {
             die("ibv_post_send");
         }
         st = rc_poll(c, &id);
@@ -168,6 +178,8 @@ static void write_until_refused(Rc *c, struct ibv_mr *mr, uint32_t rkey)
             told = true;
         }
     }
+    lab_mark("app: WRITE completed %s (%u WRITEs before deregistration, %u after)",
+             wc_status(st), before, after);
     if (st == IBV_WC_REM_ACCESS_ERR && after == 0) {
         peer_send("refused: %u WRITEs before, the first after it %s", before, wc_status(st));
     } else {
@@ -200,7 +212,9 @@ static int run_writer(Rc *c, size_t size)
     }
     rc_exchange(c, 0x1234);
     peer_recv(line, sizeof(line));                      /* "ready" */
-    st = rc_write_all(c, mr, size, 0, rkey, CHUNK, DEPTH);
+    lab_mark("app: QP 0x%x: RDMA WRITE %zu bytes into the peer's DMA-BUF MR (rkey 0x%x)",
+             c->qp->qp_num, size, rkey);
+    st = rc_write_all(c, mr, size, 0, rkey, size < CHUNK ? (uint32_t)size : CHUNK, DEPTH);
     if (st != IBV_WC_SUCCESS) {
         peer_send("failed %s", wc_status(st));
         say("FAIL dmabuf-mr write: %s", wc_status(st));
@@ -209,7 +223,7 @@ static int run_writer(Rc *c, size_t size)
     sha256_hex(buf, size, digest);
     peer_send("written %s", digest);
     peer_recv(line, sizeof(line));                      /* "keep-writing" */
-    write_until_refused(c, mr, rkey);
+    write_until_refused(c, mr, rkey, size);
     say("dmabuf-mr: writer done (node 0 reports)");
     return 0;
 }
@@ -217,14 +231,15 @@ static int run_writer(Rc *c, size_t size)
 int main(void)
 {
     const char *env_node = getenv("NODE"), *peer = getenv("PEER_IP");
-    size_t size = (size_t)(getenv("DMABUF_MIB") ? atoi(getenv("DMABUF_MIB")) : 64) << 20;
+    size_t size = (size_t)(getenv("DMABUF_KIB") ? atoi(getenv("DMABUF_KIB")) : 65536) << 10;
     Rdma r = { 0 };
     Rc c;
 
     pair_prog = "dmabuf-mr";
     pair_node = env_node ? atoi(env_node) : 0;
-    if (!peer || size == 0 || size % CHUNK) {
-        die("needs NODE, PEER_IP (scripts/vm --nodes 2) and DMABUF_MIB whole MiB");
+    if (!peer || size == 0 || size % 4096 || (size > CHUNK && size % CHUNK)) {
+        die("needs NODE, PEER_IP (scripts/vm --nodes 2) and DMABUF_KIB whole pages, whole MiB "
+            "above 1 MiB");
     }
     rdma_open(&r);
     rc_create(&c, &r, 2 * DEPTH);

@@ -23,20 +23,19 @@
 # 0x09) on the same EQ.
 . /mlx5emu/guest-tests/labs/lab-lib.sh
 
-mark() { echo "app: $*" >$T/trace_marker; echo "lab: $*"; }
 modprobe -r mlx5_ib mlx5_core || exit 1
 # mlx5_core's functions are named for when it loads (func:mod:module is
 # kept until then); pci_device_probe keeps the filter from being empty -
 # an empty one would trace every function of the kernel.
 lab_watch pci_device_probe probe_one:mod:mlx5_core mlx5_cmd_exec:mod:mlx5_core \
     mlx5_eq_async_int:mod:mlx5_core cmd_comp_notifier:mod:mlx5_core irq_int_handler:mod:mlx5_core
-mark "modprobe mlx5_core mlx5_ib"
+lab_mark "modprobe mlx5_core mlx5_ib"
 modprobe mlx5_core && modprobe mlx5_ib
 for _ in $(seq 300); do [ -e /sys/class/net/"$DEV" ] && [ -e /sys/class/infiniband/mlx5_0 ] && break; sleep 0.1; done
-mark "ip link set $DEV up"
+lab_mark "ip link set $DEV up"
 ip link set "$DEV" up
 for _ in $(seq 100); do [ "$(cat /sys/class/net/"$DEV"/carrier 2>/dev/null)" = 1 ] && break; sleep 0.1; done
-mark "carrier $(cat /sys/class/net/"$DEV"/carrier 2>/dev/null)"
+lab_mark "carrier $(cat /sys/class/net/"$DEV"/carrier 2>/dev/null)"
 for _ in $(seq 100); do rdma link show mlx5_0/1 2>/dev/null | grep -q ACTIVE && break; sleep 0.1; done
 lab_done
 grep -q 1 /sys/class/net/"$DEV"/carrier && echo "PASS lab-probe: mlx5_core probed again, link up"

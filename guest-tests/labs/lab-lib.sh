@@ -15,6 +15,15 @@
 #                               verbs and libmlx5's data path, the clock
 #                               anchors; tracing on
 #   lab_event SYSTEM/EVENT      also a tracepoint (e.g. irq/irq_handler_entry)
+#   lab_uverbs_probes           also kprobes on uverbs' two entry points,
+#                               ib_uverbs_ioctl (object, method, attribute
+#                               ids) and ib_uverbs_write (the command),
+#                               fetched from the caller's memory and named
+#                               by tools/timeline.py
+#   lab_mark TEXT...            "app: TEXT" in the trace buffer (the
+#                               application's lane) and on the output; with
+#                               LAB_STEP (scripts/lab --step) a pause after
+#                               it, as guest-tests/c/lib/lab.c lab_mark
 #   lab_done                    tracing off; /job/ftrace.txt, /job/anchors.txt,
 #                               /job/lab.pcap
 #
@@ -22,7 +31,7 @@
 # guest-tests/c/lab-probe ties to the device's clock.
 
 T=/sys/kernel/tracing
-LAB_UPROBES="ibv_open_device ibv_alloc_pd ibv_reg_mr ibv_reg_mr_iova2 ibv_create_cq
+LAB_UPROBES="ibv_open_device ibv_alloc_pd ibv_reg_mr ibv_reg_mr_iova2 ibv_reg_dmabuf_mr ibv_create_cq
  ibv_create_comp_channel ibv_create_qp ibv_modify_qp ibv_get_cq_event ibv_ack_cq_events
  ibv_dereg_mr ibv_destroy_qp ibv_destroy_cq ibv_dealloc_pd ibv_close_device"
 
@@ -31,7 +40,9 @@ lab_tracefs() {
     echo 0 >$T/tracing_on
     echo nop >$T/current_tracer
     echo >$T/set_ftrace_filter
+    [ -e $T/events/lab/enable ] && echo 0 >$T/events/lab/enable
     echo >$T/uprobe_events 2>/dev/null
+    echo >$T/kprobe_events 2>/dev/null
     echo >$T/trace
     echo mono >$T/trace_clock
     echo 8192 >$T/buffer_size_kb
@@ -100,8 +111,36 @@ lab_watch() {
     echo 1 >$T/tracing_on
 }
 
+lab_mark() {
+    echo "app: $*" >$T/trace_marker
+    echo "lab: $*"
+    [ -n "${LAB_STEP:-}" ] || return 0
+    echo "lab-step: paused; the device's objects now (info mlx5):"
+    "$MONITOR" 'info mlx5' || echo "lab-step: the monitor did not answer"
+    echo "lab-step: waiting for Enter on the host"
+    while [ ! -e /job/continue ]; do sleep 0.2; done
+    rm -f /job/continue
+}
+
 lab_event() {
     echo 1 >"$T/events/$1/enable" || echo "lab: no tracepoint $1"
+}
+
+# ib_uverbs_ioctl(file, cmd, arg): arg (%dx) points at the caller's
+# struct ib_uverbs_ioctl_hdr (object_id at +2, method_id +4, num_attrs +6)
+# and its attributes from +24, 16 bytes each (attr_id at +0, data at +8);
+# ib_uverbs_write(file, buf, count, pos): buf (%si) at struct
+# ib_uverbs_cmd_hdr (command, in_words, out_words).  rdma/ib_user_ioctl_cmds.h
+lab_uverbs_probes() {
+    local args="object=+u2(%dx):x16 method=+u4(%dx):x16 nattrs=+u6(%dx):u16" i
+    for i in 0 1 2 3 4 5; do
+        args="$args id$i=+u$((24 + 16 * i))(%dx):x16 data$i=+u$((32 + 16 * i))(%dx):x64"
+    done
+    { echo "p:lab/uverbs_ioctl ib_uverbs_ioctl $args" >>$T/kprobe_events &&
+        echo 1 >$T/events/lab/uverbs_ioctl/enable; } || echo "lab: no kprobe on ib_uverbs_ioctl"
+    { echo "p:lab/uverbs_write ib_uverbs_write cmd=+u0(%si):x32 in_words=+u4(%si):u16 out_words=+u6(%si):u16" \
+        >>$T/kprobe_events && echo 1 >$T/events/lab/uverbs_write/enable; } ||
+        echo "lab: no kprobe on ib_uverbs_write"
 }
 
 lab_done() {
@@ -110,4 +149,9 @@ lab_done() {
     lab_device off
     cat $T/trace >/job/ftrace.txt
     echo "lab: $(grep -vc '^#' /job/ftrace.txt) kernel and user-space events recorded"
+    # the probes go with the lab: a process started afterwards is not traced
+    [ -e $T/events/lab/enable ] && echo 0 >$T/events/lab/enable
+    echo >$T/uprobe_events 2>/dev/null
+    echo >$T/kprobe_events 2>/dev/null
+    echo nop >$T/current_tracer
 }
