@@ -68,15 +68,21 @@ def device_events(path, node):
 
 
 def guest_clock(path):
-    """A function from guest CLOCK_MONOTONIC ns to device clock ns."""
+    """A function from guest CLOCK_MONOTONIC ns to device clock ns: through
+    the tightest anchor of those taken at the lab's start and of those at
+    its end (the device clock read between two guest clock reads; the first
+    read of a batch can take a millisecond under load, and its midpoint is
+    that much less sure)."""
     pts = []
     for line in open(path):
         f = line.split()
         if len(f) == 4 and f[0] == 'anchor':
-            pts.append(((int(f[1]) + int(f[3])) / 2.0, int(f[2])))
+            pts.append((int(f[3]) - int(f[1]), (int(f[1]) + int(f[3])) / 2.0, int(f[2])))
     if not pts:
         return None
-    (m0, d0), (m1, d1) = pts[0], pts[-1]
+    mid = (pts[0][1] + pts[-1][1]) / 2
+    (_, m0, d0), (_, m1, d1) = (min(p for p in pts if p[1] <= mid),
+                                min(p for p in pts if p[1] >= mid))
     slope = (d1 - d0) / (m1 - m0) if m1 - m0 > 1e6 else 1.0
     return lambda mono: d0 + (mono - m0) * slope
 
