@@ -63,20 +63,15 @@ static void decode_cap_page(GString *out, const char *layout, uint16_t op_mod,
 {
     size_t at = PRM_BYTE_OFF(query_hca_cap_out, capability);
     const char *page = mlx5_cap_layout_name(op_mod >> 1);
-    gsize mark = out->len;
+    g_autofree char *label = NULL;
 
     G_STATIC_ASSERT(PRM_OFF(query_hca_cap_out, capability) == PRM_OFF(set_hca_cap_in, capability));
     if (!page || len <= at ||
         (strcmp(layout, "query_hca_cap_out") && strcmp(layout, "set_hca_cap_in"))) {
         return;
     }
-    g_string_append_printf(out, " capability(%s%s){", page, op_mod & 1 ? ", current" : "");
-    prm_decode(out, page, buf + at, len - at);
-    if (out->str[out->len - 1] == '{') {
-        g_string_truncate(out, mark);
-    } else {
-        g_string_append(out, " }");
-    }
+    label = g_strdup_printf("capability(%s%s)", page, op_mod & 1 ? ", current" : "");
+    prm_decode_nested(out, label, page, buf + at, len - at);
 }
 
 /* Its layout is named after the command (CREATE_QP's are create_qp_in and

@@ -57,6 +57,24 @@ static bool field_in(const PrmField *f, size_t len)
 }
 
 static void decode_at(GString *out, const PrmLayout *l, const uint8_t *buf, size_t len,
+                      unsigned depth);
+
+/* " label{ fields }", or nothing when every field is zero. */
+static void nested_at(GString *out, const char *label, const PrmLayout *l, const uint8_t *buf,
+                      size_t len, unsigned depth)
+{
+    gsize mark = out->len;
+
+    g_string_append_printf(out, " %s{", label);
+    decode_at(out, l, buf, len, depth);
+    if (out->str[out->len - 1] == '{') {
+        g_string_truncate(out, mark);
+    } else {
+        g_string_append(out, " }");
+    }
+}
+
+static void decode_at(GString *out, const PrmLayout *l, const uint8_t *buf, size_t len,
                       unsigned depth)
 {
     for (unsigned i = 0; i < l->nfields; i++) {
@@ -65,16 +83,8 @@ static void decode_at(GString *out, const PrmLayout *l, const uint8_t *buf, size
         const PrmLayout *il = inner ? prm_layout_find(inner) : NULL;
 
         if (il && f->off % 8 == 0 && depth < 3 && f->off / 8 < len) {
-            gsize mark = out->len;
-
-            g_string_append_printf(out, " %s{", f->name);
-            decode_at(out, il, buf + f->off / 8, MIN(len - f->off / 8, (size_t)f->width / 8),
-                      depth + 1);
-            if (out->str[out->len - 1] == '{') {
-                g_string_truncate(out, mark);       /* all zero: say nothing */
-            } else {
-                g_string_append(out, " }");
-            }
+            nested_at(out, f->name, il, buf + f->off / 8,
+                      MIN(len - f->off / 8, (size_t)f->width / 8), depth + 1);
         } else if (f->width <= 64 && field_in(f, len)) {
             uint64_t v = prm_get_bits(buf, f->off, f->width);
 
@@ -94,4 +104,14 @@ bool prm_decode(GString *out, const char *layout, const uint8_t *buf, size_t len
     }
     decode_at(out, l, buf, len, 0);
     return true;
+}
+
+void prm_decode_nested(GString *out, const char *label, const char *layout,
+                       const uint8_t *buf, size_t len)
+{
+    const PrmLayout *l = prm_layout_find(layout);
+
+    if (l) {
+        nested_at(out, label, l, buf, len, 0);
+    }
 }

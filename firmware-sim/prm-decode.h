@@ -17,6 +17,9 @@
  * first `len` bytes of buf (a field past them is not read); false if
  * there is no such layout. */
 bool prm_decode(GString *out, const char *layout, const uint8_t *buf, size_t len);
+/* The same as " label{ ... }", or nothing if no field of it is set. */
+void prm_decode_nested(GString *out, const char *label, const char *layout,
+                       const uint8_t *buf, size_t len);
 /* The layout a wide field of `parent` holds, or NULL (an array, a blob). */
 const char *prm_nested_layout(const char *parent, const char *field);
 

@@ -258,9 +258,9 @@ static Mlx5MkeyStatus direct_dma(Mlx5Fw *fw, const Mlx5Mkey *mk, uint64_t addr, 
         n = (uint32_t)MIN((uint64_t)len, room);
         if (p) {                            /* a probe moves nothing: no trace */
             mlx5emu_trace_mkey_mtt(mk->index, addr, pa, n, write);
-        }
-        if (p && (write ? mlx5_dma_write(fw, pa, p, n) : mlx5_dma_read(fw, pa, p, n))) {
-            return MLX5_MKEY_NO_MEM;
+            if (write ? mlx5_dma_write(fw, pa, p, n) : mlx5_dma_read(fw, pa, p, n)) {
+                return MLX5_MKEY_NO_MEM;
+            }
         }
         addr += n;
         p = p ? p + n : NULL;

@@ -35,14 +35,19 @@ LAB_UPROBES="ibv_open_device ibv_alloc_pd ibv_reg_mr ibv_reg_mr_iova2 ibv_reg_dm
  ibv_create_comp_channel ibv_create_qp ibv_modify_qp ibv_get_cq_event ibv_ack_cq_events
  ibv_dereg_mr ibv_destroy_qp ibv_destroy_cq ibv_dealloc_pd ibv_close_device"
 
+# The lab's uprobes and kprobes disabled and removed.
+lab_probes_off() {
+    [ ! -e $T/events/lab/enable ] || echo 0 >$T/events/lab/enable
+    echo >$T/uprobe_events 2>/dev/null
+    echo >$T/kprobe_events 2>/dev/null
+}
+
 lab_tracefs() {
     [ -e $T/trace ] || mount -t tracefs nodev $T || { echo "lab: no tracefs"; return 1; }
     echo 0 >$T/tracing_on
     echo nop >$T/current_tracer
     echo >$T/set_ftrace_filter
-    [ -e $T/events/lab/enable ] && echo 0 >$T/events/lab/enable
-    echo >$T/uprobe_events 2>/dev/null
-    echo >$T/kprobe_events 2>/dev/null
+    lab_probes_off
     echo >$T/trace
     echo mono >$T/trace_clock
     echo 8192 >$T/buffer_size_kb
@@ -150,8 +155,6 @@ lab_done() {
     cat $T/trace >/job/ftrace.txt
     echo "lab: $(grep -vc '^#' /job/ftrace.txt) kernel and user-space events recorded"
     # the probes go with the lab: a process started afterwards is not traced
-    [ -e $T/events/lab/enable ] && echo 0 >$T/events/lab/enable
-    echo >$T/uprobe_events 2>/dev/null
-    echo >$T/kprobe_events 2>/dev/null
+    lab_probes_off
     echo nop >$T/current_tracer
 }
