@@ -1,6 +1,6 @@
 #!/bin/bash
 # Guest side of `scripts/bench rdma`, run in both guests:
-#   scripts/vm --nodes 2 [--nic rxe] --modules mlx5_ib,ib_uverbs -- \
+#   scripts/vm --nodes 2 [--nic rxe] -- \
 #       /mlx5emu/guest-tests/bench-rdma.sh
 # perftest between the two (node 0 server, node 1 client): bandwidth of
 # send, write and read at 64 B, 4 KiB, 64 KiB and 1 MiB (about 32 MiB per

@@ -2,7 +2,7 @@
 """Asynchronous events reach the application (ibv_get_async_event), in one
 guest through the device's RoCE loopback:
 
-  scripts/vm --modules mlx5_ib,ib_uverbs -- python3 /mlx5emu/guest-tests/rdma-async-events.py
+  scripts/vm -- python3 /mlx5emu/guest-tests/rdma-async-events.py
 
 - COMM_EST: the first request that reaches a QP still in RTR;
 - SRQ_LIMIT_REACHED: an SRQ armed with limit 7 and 10 receives posted fires

@@ -1,6 +1,6 @@
 #!/bin/bash
 # RDMA device registration, run in one guest:
-#   scripts/vm --modules mlx5_ib,ib_uverbs -- /mlx5emu/guest-tests/rdma-basic.sh
+#   scripts/vm -- /mlx5emu/guest-tests/rdma-basic.sh
 # Prints "PASS <check>" / "FAIL <check>: why"; exits 1 if a check failed.
 # Checks: rdma link shows mlx5_0 port 1 ACTIVE / LINK_UP on the mlx5 netdev;
 # ibv_devinfo -v reports the firmware, limits, PORT_ACTIVE and link layer

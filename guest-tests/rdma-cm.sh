@@ -1,7 +1,7 @@
 #!/bin/bash
 # The rdma_cm tools between two guests, each guest once as the server, run
 # in both:
-#   scripts/vm --nodes 2 [--peer rxe] --modules mlx5_ib,ib_uverbs,rdma_ucm -- \
+#   scripts/vm --nodes 2 [--peer rxe] -- \
 #       /mlx5emu/guest-tests/rdma-cm.sh
 # ucmatose (RC through rdma_cm, also 2 connections of 100 4 KiB messages),
 # udaddy (UD through rdma_cm), rdma_server/rdma_client, rstream (rsockets,

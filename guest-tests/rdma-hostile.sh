@@ -2,7 +2,7 @@
 # Byte-verified RC traffic while a hostile peer injects frames into the
 # link, run in both guests by scripts/hostile-peer:
 #   scripts/vm --nodes 2 --net mcast --mcast GROUP:PORT \
-#       --modules mlx5_ib,ib_uverbs,rdma_ucm -- \
+#       -- \
 #       '[TRAFFIC=nvme] DURATION=S /mlx5emu/guest-tests/rdma-hostile.sh'
 # TRAFFIC=verbs (default): rdma-verbs-check.py's data part (every byte that
 # lands compared, guard bytes around each target, every CQE field) runs for

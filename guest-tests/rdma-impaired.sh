@@ -1,7 +1,7 @@
 #!/bin/bash
 # RDMA over an impaired link, run in both guests of
 #   scripts/vm --nodes 2 --impair drop=2%,dup=1%,reorder=1% \
-#       --modules mlx5_ib,ib_uverbs -- /mlx5emu/guest-tests/rdma-impaired.sh
+#       -- /mlx5emu/guest-tests/rdma-impaired.sh
 # The data-validating verbs test (its data part: with NAKs lost, error
 # cases end in retry timeouts, as on a real lossy network) and ib_write_bw
 # -a must pass; the filter-impair counters prove the link really dropped,

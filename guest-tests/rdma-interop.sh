@@ -1,6 +1,6 @@
 #!/bin/bash
 # Interop with Linux Soft-RoCE: an mlx5 guest and an rxe guest, run in both:
-#   scripts/vm --nodes 2 --peer rxe --modules mlx5_ib,ib_uverbs -- \
+#   scripts/vm --nodes 2 --peer rxe -- \
 #       /mlx5emu/guest-tests/rdma-interop.sh
 # ibv_rc_pingpong (data checked where it can), ib_send_bw, ib_write_bw,
 # ib_read_bw and ib_atomic_bw (compare-and-swap and fetch-and-add), each

@@ -1,7 +1,7 @@
 #!/bin/bash
 # RDMA inside one guest, through the device's own loopback (RoCE to the
 # port's own MAC never reaches the wire), run in one guest:
-#   scripts/vm --modules mlx5_ib,ib_uverbs,rdma_ucm -- /mlx5emu/guest-tests/rdma-loopback.sh
+#   scripts/vm -- /mlx5emu/guest-tests/rdma-loopback.sh
 # ibv_rc_pingpong -c, ib_write_bw, ib_read_bw and rping -V (rdma_cm, the CM
 # MADs looped through the GSI QP) between two processes of the guest, to
 # its own address.  Prints "PASS/FAIL <test>"; exit 1 if one failed.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Every pair of guests on one segment runs rping at the same time, run in all:
-#   scripts/vm --nodes 4 --nics mlx5,rxe,mlx5,rxe --modules mlx5_ib,ib_uverbs,rdma_ucm \
+#   scripts/vm --nodes 4 --nics mlx5,rxe,mlx5,rxe \
 #       -- /mlx5emu/guest-tests/rdma-mesh.sh [COUNT]
 # For each pair i < j, node i serves and node j connects: rping -v -V -C COUNT
 # (default 200) through rdma_cm, data checked by rping.  With 4 guests each

@@ -1,7 +1,7 @@
 #!/bin/bash
 # NVMe over RDMA (the kernel's nvmet-rdma and nvme-rdma) between two guests,
 # run in both:
-#   scripts/vm --nodes 2 [--nics rxe,rxe] --modules mlx5_ib,ib_uverbs,rdma_ucm --timeout 1500 -- \
+#   scripts/vm --nodes 2 [--nics rxe,rxe] --timeout 1500 -- \
 #       /mlx5emu/guest-tests/rdma-nvme.sh
 # Node 0 is the target: a RAM disk (brd, else null_blk memory_backed=1) of
 # NVME_MIB + NVME_MIB/4 + 16 MiB exported by nvmet through configfs (any host

@@ -2,7 +2,7 @@
 # The device's objects from the QEMU monitor during a run (hw-rdma/describe.c:
 # `info mlx5`, and the device's QOM property `objects` as JSON), in both
 # guests of
-#   scripts/vm --nodes 2 --modules mlx5_ib,ib_uverbs -- /mlx5emu/guest-tests/rdma-objects.sh
+#   scripts/vm --nodes 2 -- /mlx5emu/guest-tests/rdma-objects.sh
 # Node 1 runs ib_write_bw -D 20 against node 0 and meanwhile reads its own
 # device's objects through QMP's qom-get, once the QP is there and a second
 # later: an RC QP in RTS whose next PSN has moved between the two; after
@@ -39,14 +39,19 @@ else
     # The first snapshot that shows the QP (connection set-up takes a few
     # seconds under TCG, a monitor round trip up to a few more), then one
     # more: both well inside the 20 s of traffic.
-    first=
+    # Each snapshot's time since the start is kept: under a loaded host a
+    # monitor round trip has taken long enough for the traffic to end.
+    first= t0=$SECONDS
     for _ in $(seq 40); do
         first=$(rc_qps | grep ' RTS ')
         [ -n "$first" ] && break
         sleep 0.5
     done
+    t1=$((SECONDS - t0))
     sleep 1
     second=$(rc_qps)
+    t2=$((SECONDS - t0))
+    kill -0 "$pid" 2>/dev/null && running=yes || running="no: it had ended"
     wait "$pid"; rc=$?
     after=$("$G/monitor" info mlx5 | tr -d "\r")
     "$G/peer-sync" objects-done 120 || true
@@ -55,7 +60,7 @@ else
     if [ "$rc" = 0 ] && [ "${state:-}" = RTS ] && [ -n "$psn2" ] && [ "$psn2" != "$psn1" ]; then
         pass "objects-during-ib_write_bw: RC QP $qpn in RTS, next PSN $psn1 then $psn2 a second later"
     else
-        fail objects-during-ib_write_bw "ib_write_bw status $rc; RC QPs '$first' then '$second'"
+        fail objects-during-ib_write_bw "ib_write_bw status $rc; RC QPs '$first' at ${t1} s then '$second' at ${t2} s (ib_write_bw still running: $running)"
     fi
     if grep -q '^  0x[0-9a-f]* *RC ' <<<"$after"; then
         fail objects-after-ib_write_bw "an RC QP is still listed: $(grep ' RC ' <<<"$after")"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # perftest between two guests (node 0 server, node 1 client), run in both:
-#   scripts/vm --nodes 2 --modules mlx5_ib,ib_uverbs -- \
+#   scripts/vm --nodes 2 -- \
 #       /mlx5emu/guest-tests/rdma-perftest.sh
 # Every bandwidth and latency test of send, RDMA write and RDMA read with
 # -a (all sizes, 2 B .. 8 MiB), the bandwidth tests again with -e (sleep

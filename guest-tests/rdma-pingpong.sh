@@ -1,6 +1,6 @@
 #!/bin/bash
 # ibv_rc_pingpong between two guests (node 0 server, node 1 client), run in
-# both: scripts/vm --nodes 2 --modules mlx5_ib,ib_uverbs -- \
+# both: scripts/vm --nodes 2 -- \
 #           /mlx5emu/guest-tests/rdma-pingpong.sh
 # Sizes 1, 4096, 65536 and 1048576 bytes, polling and with -e (completion
 # events), with -c (the receiver checks the data) where this rdma-core has

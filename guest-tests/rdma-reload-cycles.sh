@@ -1,6 +1,6 @@
 #!/bin/bash
 # Many driver reloads with RC traffic, in one guest (scripts/faults reload):
-#   scripts/vm --modules mlx5_ib,ib_uverbs --trace mlx5_fw_objects_freed -- \
+#   scripts/vm --trace mlx5_fw_objects_freed -- \
 #       'CYCLES=N /mlx5emu/guest-tests/rdma-reload-cycles.sh'
 # Each cycle unloads mlx5_ib and mlx5_core, loads them again, waits for the
 # netdev, the port and MY_IP's RoCE v2 GID, and runs ibv_rc_pingpong (100

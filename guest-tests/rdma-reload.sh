@@ -1,6 +1,6 @@
 #!/bin/bash
 # Driver reloads under a running verbs application, in two guests:
-#   scripts/vm --nodes 2 --modules mlx5_ib,ib_uverbs --trace mlx5_fw_objects_freed -- \
+#   scripts/vm --nodes 2 --trace mlx5_fw_objects_freed -- \
 #       /mlx5emu/guest-tests/rdma-reload.sh
 # Ten times: node 1 serves ib_write_bw, node 0 runs the client for 20 s and
 # 3 s into it unloads mlx5_ib and mlx5_core (ib_uverbs disassociates the

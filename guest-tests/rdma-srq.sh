@@ -1,6 +1,6 @@
 #!/bin/bash
 # Shared receive queues between two guests, run in both:
-#   scripts/vm --nodes 2 --modules mlx5_ib,ib_uverbs -- /mlx5emu/guest-tests/rdma-srq.sh
+#   scripts/vm --nodes 2 -- /mlx5emu/guest-tests/rdma-srq.sh
 # ibv_srq_pingpong (16 RC QPs on one SRQ each side) at 64 and 4096 bytes,
 # polling and with -e, the data checked (-c) where this rdma-core has it; then, between two mlx5 guests only (Soft-RoCE has no
 # XRC), ibv_xsrq_pingpong (XRC: a send QP, a receive QP and an XRC SRQ each

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Datagrams and rdma_cm between two guests, run in both:
-#   scripts/vm --nodes 2 --modules mlx5_ib,ib_uverbs,rdma_ucm -- /mlx5emu/guest-tests/rdma-ud.sh
+#   scripts/vm --nodes 2 -- /mlx5emu/guest-tests/rdma-ud.sh
 # ibv_ud_pingpong at 64, 512 and 1024 bytes (the path MTU of a 1500-byte
 # link), polling and with -e, data checked (-c) where this rdma-core has
 # it; then rping -v -V -C 1000 (rdma_cm: CM MADs over

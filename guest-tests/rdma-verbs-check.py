@@ -2,7 +2,7 @@
 """Data-validating RC verbs test between two guests, with pyverbs.
 
 Run in both guests:
-  scripts/vm --nodes 2 --modules mlx5_ib,ib_uverbs --timeout 900 -- \\
+  scripts/vm --nodes 2 --timeout 900 -- \\
       'python3 /mlx5emu/guest-tests/rdma-verbs-check.py'
 
 1. verbs-data: ROUNDS (default 200) operations drawn from one seeded random

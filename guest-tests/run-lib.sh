@@ -39,13 +39,15 @@ logdir_init() {
     mkdir -p "$logdir"
 }
 
-# vm_stage NAME VM-ARGS... -- COMMAND: one scripts/vm run into $logdir/NAME.
-# It never fails: the status goes to NAME.rc, so that the driver runs every
-# stage and stages can run in the background.
+# vm_stage NAME VM-ARGS... -- COMMAND: one scripts/vm run into $logdir/NAME
+# (inside network namespace $NETNS if set).  It never fails: the status goes
+# to NAME.rc, so that the driver runs every stage and stages can run in the
+# background.
 vm_stage() {
     local name=$1 t0=$SECONDS rc=0
     shift
-    "$MLX5EMU_ROOT/scripts/vm" --logdir "$logdir/$name" "$@" >"$logdir/$name.log" 2>&1 || rc=$?
+    ${NETNS:+ip netns exec "$NETNS"} "$MLX5EMU_ROOT/scripts/vm" --logdir "$logdir/$name" "$@" \
+        >"$logdir/$name.log" 2>&1 || rc=$?
     echo "$rc" >"$logdir/$name.rc"
     echo $((SECONDS - t0)) >"$logdir/$name.time"
 }

@@ -264,3 +264,54 @@ guest_paths() {
     GUEST_KERNEL=$GUEST_DIR/vmlinuz
     GUEST_INITRD=$GUEST_DIR/initrd.img
 }
+
+# --- accelerator, your own rdma-core (scripts/vm) ---------------------------
+
+# select_accel WANT (auto, kvm or tcg): echo the accelerator to use (kvm or
+# tcg, or none if WANT cannot be had) and why.  KVM is usable when its
+# device ($MLX5EMU_KVM_DEVICE, default /dev/kvm) opens for reading and
+# writing, which is what QEMU's -accel kvm does first.
+select_accel() {
+    local want=$1 dev=${MLX5EMU_KVM_DEVICE:-/dev/kvm} why
+    case $want in
+        auto|kvm) ;;
+        tcg) echo "tcg --accel tcg"; return ;;
+        *) echo "none --accel must be auto, kvm or tcg"; return ;;
+    esac
+    if [ ! -e "$dev" ]; then why="no $dev"
+    elif [ ! -c "$dev" ]; then why="$dev is not a character device"
+    elif ! (exec 3<>"$dev") 2>/dev/null; then why="$dev does not open for reading and writing"
+    else echo "kvm $dev opens"; return
+    fi
+    if [ "$want" = kvm ]; then echo "none --accel kvm: $why"; else echo "tcg $why"; fi
+}
+
+# rdma_core_build_dir PATH: echo the in-place rdma-core build directory PATH
+# or PATH/build (build.sh configures with -DIN_PLACE=1: its libibverbs then
+# looks for providers and their .driver files in the build directory).
+rdma_core_build_dir() {
+    local p=$1 b
+    for b in "$p/build" "$p"; do
+        [ -f "$b/lib/libibverbs.so.1" ] && [ -f "$b/CMakeCache.txt" ] || continue
+        grep -Eq '^IN_PLACE:[A-Z]+=(1|ON|TRUE)$' "$b/CMakeCache.txt" || {
+            printf '[mlx5emu] error: --rdma-core %s: %s was not configured with -DIN_PLACE=1 (its build.sh does that)\n' "$p" "$b" >&2
+            return 1
+        }
+        (cd "$b" && pwd); return
+    done
+    printf '[mlx5emu] error: --rdma-core %s: no rdma-core build in it or its build/ (lib/libibverbs.so.1 and CMakeCache.txt): run its build.sh\n' "$p" >&2
+    return 1
+}
+
+# rdma_core_mounts BUILD: the directories the guest mounts at their own
+# paths for an in-place build: its source tree (the build's python/ and
+# include/ link into it) and the build directory if it lies outside.
+rdma_core_mounts() {
+    local b=$1 src
+    src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$b/CMakeCache.txt")
+    if [ -n "$src" ] && [ -d "$src" ]; then
+        echo "$src"
+        case $b/ in "$src"/*) return ;; esac
+    fi
+    echo "$b"
+}
