@@ -143,6 +143,12 @@ static const CapValue mlx5_caps[] = {
     GEN(imaicl, 1),
     GEN(eth_net_offloads, 1),
     GEN(roce, 1),
+    /* QUERY_VPORT_COUNTER (firmware-sim/vport.c): with it mlx5_ib answers
+     * the PMA's Get(ClassPortInfo) and PortCounters(Extended) itself
+     * (mad.c process_pma_cmd: vport counters, PPCNT's IB group) instead of
+     * passing them to MAD_IFC, which ib_core's port registration sends
+     * (sysfs.c get_counter_table) and this device does not implement. */
+    GEN(vport_counters, 1),
     GEN(atomic, 1),                         /* the atomic group below (mlx5_ib get_atomic_caps) */
     GEN(xrc, 1),
     GEN(ud, 1),

@@ -508,11 +508,16 @@ typedef struct Mlx5Traffic {
 /* Traffic counted by the data path.  The physical port (PPCNT) sees every
  * frame on the wire, accepted or not; the function's vport
  * (QUERY_VPORT_COUNTER, the driver's rx/tx_vport_*) sees what it sent and
- * what its receive steering accepted, self loopback included.  Octets are
- * the frame without FCS, as the frames travel between QEMU NICs. */
+ * what its receive steering accepted, self loopback included.  RoCE
+ * packets a QP sent or took are the vport's RDMA traffic, not its
+ * Ethernet traffic (QUERY_VPORT_COUNTER's *_ib_* counters: mlx5e's
+ * rx/tx_vport_rdma_*, mlx5_ib's PMA PortCountersExtended; the kernel's
+ * mlx5 counters.rst: "excluding RDMA traffic").  Octets are the frame
+ * without FCS, as the frames travel between QEMU NICs. */
 typedef struct Mlx5PortCounters {
     Mlx5Traffic phy_rx, phy_tx;
     Mlx5Traffic vport_rx, vport_tx;
+    Mlx5Traffic vport_rdma_rx, vport_rdma_tx;
     uint64_t rx_out_of_buffer;  /* accepted but no receive WQE: PPCNT discards */
     /* RoCEv2 frames for us that no QP took: malformed or truncated
      * headers, bad ICRC, no such QP, wrong Q_Key (hw-rdma mlx5_roce_discard);

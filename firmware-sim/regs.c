@@ -147,10 +147,12 @@ static unsigned pfcc_write(Mlx5Fw *fw, Mlx5Cmd *c, const uint8_t *d)
     return MLX5_CMD_STAT_OK;
 }
 
-/* PPCNT 0x5008: port counters by group. */
+/* PPCNT 0x5008: port counters by group.  The IB port group (mlx5_ib's PMA
+ * PortCounters: symbol errors, link recovery and downs, constraint and
+ * relay errors, VL15 drops) is all zeros. */
 enum {
     MLX5_PPCNT_802_3 = 0x0, MLX5_PPCNT_RFC_2863 = 0x1, MLX5_PPCNT_RFC_2819 = 0x2,
-    MLX5_PPCNT_PER_PRIO = 0x10,
+    MLX5_PPCNT_PER_PRIO = 0x10, MLX5_PPCNT_IB_PORT = 0x20,
 };
 
 #define PUT64(layout, field, set, v) do { \
@@ -208,6 +210,8 @@ static unsigned ppcnt_read(Mlx5Fw *fw, Mlx5Cmd *c, uint8_t *d)
             PUT64(eth_per_prio_grp_data_layout, tx_octets, set, tx_octets);
             PUT64(eth_per_prio_grp_data_layout, tx_frames, set, tx_frames);
         }
+        break;
+    case MLX5_PPCNT_IB_PORT:     /* errors a link between QEMU NICs never has */
         break;
     default:
         return CMD_FAIL(c, BAD_PARAM, BAD_INDEX);

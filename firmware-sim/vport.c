@@ -168,9 +168,21 @@ unsigned cmd_query_vport_counter(Mlx5Fw *fw, Mlx5Cmd *c)
                                   PRM_BYTE_OFF(query_vport_counter_out, transmitted_eth_broadcast) },
     };
 
+    /* RoCE: unicast and multicast (a UD multicast group); never broadcast */
+    static const struct { unsigned rx, tx; } ib[MLX5_CAST_BROADCAST] = {
+        [MLX5_CAST_UNICAST] = { PRM_BYTE_OFF(query_vport_counter_out, received_ib_unicast),
+                                PRM_BYTE_OFF(query_vport_counter_out, transmitted_ib_unicast) },
+        [MLX5_CAST_MULTICAST] = { PRM_BYTE_OFF(query_vport_counter_out, received_ib_multicast),
+                                  PRM_BYTE_OFF(query_vport_counter_out, transmitted_ib_multicast) },
+    };
+
     for (unsigned i = 0; i < MLX5_CAST_KINDS; i++) {
         traffic(c->out + off[i].rx, k->vport_rx.frames[i], k->vport_rx.octets[i]);
         traffic(c->out + off[i].tx, k->vport_tx.frames[i], k->vport_tx.octets[i]);
+    }
+    for (unsigned i = 0; i < MLX5_CAST_BROADCAST; i++) {
+        traffic(c->out + ib[i].rx, k->vport_rdma_rx.frames[i], k->vport_rdma_rx.octets[i]);
+        traffic(c->out + ib[i].tx, k->vport_rdma_tx.frames[i], k->vport_rdma_tx.octets[i]);
     }
     return MLX5_CMD_STAT_OK;
 }

@@ -296,7 +296,7 @@ void mlx5_rc_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, const M
         mlx5_roce_discard(dp, "no RC, XRC or UC QP that receives with that number");
         return;
     }
-    mlx5_count_frames(&dp->fw->counters.vport_rx, frame, 1, len);
+    mlx5_count_frames(&dp->fw->counters.vport_rdma_rx, frame, 1, len);
     mlx5emu_trace_rc_rx(t->qp->num, p->opcode, p->psn, (unsigned)p->payload_len);
     if (op->flags & MLX5_ROCE_OPF_RESPONSE) {
         if (t->qp->state == MLX5_QP_STATE_RTS) {

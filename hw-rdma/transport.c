@@ -260,7 +260,7 @@ void mlx5_roce_send_frame(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5RocePk
         roce_trace_tx(frame, n);
     }
     if (fw->cfg.roce_loopback && !(frame[0] & 1) && mlx5_port_mac_is_ours(fw, frame)) {
-        mlx5_count_frames(&fw->counters.vport_tx, frame, 1, n);
+        mlx5_count_frames(&fw->counters.vport_rdma_tx, frame, 1, n);
         roce_loopback(dp, frame, n);
         return;
     }
@@ -269,7 +269,7 @@ void mlx5_roce_send_frame(Mlx5DataPath *dp, const Mlx5QpTransport *t, Mlx5RocePk
     }
     if (fw->port_up) {
         mlx5_count_frames(&fw->counters.phy_tx, frame, 1, n);
-        mlx5_count_frames(&fw->counters.vport_tx, frame, 1, n);
+        mlx5_count_frames(&fw->counters.vport_rdma_tx, frame, 1, n);
         fw->plat->tx_frame(fw->opaque, frame, n, &off);
     }
 }
@@ -302,7 +302,7 @@ bool mlx5_roce_receive(Mlx5DataPath *dp, const uint8_t *frame, size_t len, bool 
     if (st != MLX5_ROCE_OK) {
         mlx5_roce_discard(dp, mlx5_roce_status_name(st));
     } else if ((p.opcode & 0xe0) == MLX5_ROCE_UD) {
-        mlx5_count_frames(&dp->fw->counters.vport_rx, frame, 1, len);
+        mlx5_count_frames(&dp->fw->counters.vport_rdma_rx, frame, 1, len);
         mlx5_ud_receive(dp, frame, &p);
     } else {
         mlx5_rc_receive(dp, frame, len, &p);

@@ -396,6 +396,9 @@ static void set_counters(Harness *h)
     /* The vport accepted fewer (steering) and looped one back. */
     k->vport_tx = (Mlx5Traffic){ .frames = { 8, 2, 1 }, .octets = { 800, 200, 100 } };
     k->vport_rx = (Mlx5Traffic){ .frames = { 12, 1, 2 }, .octets = { 2000, 100, 200 } };
+    /* RoCE packets QPs sent and took: the vport's RDMA counters */
+    k->vport_rdma_tx = (Mlx5Traffic){ .frames = { 40, 3, 0 }, .octets = { 40000, 300, 0 } };
+    k->vport_rdma_rx = (Mlx5Traffic){ .frames = { 30, 4, 0 }, .octets = { 3000, 400, 0 } };
     k->rx_out_of_buffer = 3;
     k->rx_roce_discards = 1;
     k->rx_steer_miss = 5;
@@ -422,6 +425,14 @@ static void test_vport_counters(void)
     tc = OUT_PTR(c, query_vport_counter_out, transmitted_eth_broadcast);
     g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 1);
     g_assert_cmpuint(PRM_GET(traffic_counter, octets, tc), ==, 100);
+    tc = OUT_PTR(c, query_vport_counter_out, transmitted_ib_unicast);
+    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 40);
+    g_assert_cmpuint(PRM_GET(traffic_counter, octets, tc), ==, 40000);
+    tc = OUT_PTR(c, query_vport_counter_out, received_ib_unicast);
+    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 30);
+    tc = OUT_PTR(c, query_vport_counter_out, received_ib_multicast);
+    g_assert_cmpuint(PRM_GET(traffic_counter, packets, tc), ==, 4);
+    g_assert_cmpuint(PRM_GET(traffic_counter, octets, tc), ==, 400);
     IN_SET(other, query_vport_counter_in, other_vport, 1);
     h_fail(h, other, MLX5_CMD_STAT_BAD_PARAM, MLX5_SYND_BAD_PORT);
 }
@@ -580,6 +591,7 @@ static void test_reg_ppcnt_groups(void)
     g_autoptr(HCmd) g2 = ppcnt(h, 0x2, 0);
     g_autoptr(HCmd) prio0 = ppcnt(h, 0x10, 0);
     g_autoptr(HCmd) prio3 = ppcnt(h, 0x10, 3);
+    g_autoptr(HCmd) ib = ppcnt(h, 0x20, 0);
     const char *l802 = "eth_802_3_cntrs_grp_data_layout";
 
     set_counters(h);
@@ -601,6 +613,13 @@ static void test_reg_ppcnt_groups(void)
     g_assert_cmpuint(cnt64(PRM_PTR(ppcnt_reg, counter_set, rd(prio3)),
                            "eth_per_prio_grp_data_layout", "tx_frames"), ==, 0);
     g_assert_cmphex(rd(prio3)[8], ==, 0);                       /* stale input cleared */
+    /* The IB port group (mlx5_ib's PMA PortCounters): no error of its
+     * kinds on this link, an answer of zeros */
+    memset(wr(ib) + PRM_BYTE_OFF(ppcnt_reg, counter_set), 0xa5, 64);
+    h_ok(h, ib);
+    for (unsigned i = 0; i < 64; i++) {
+        g_assert_cmphex(PRM_PTR(ppcnt_reg, counter_set, rd(ib))[i], ==, 0);
+    }
 }
 
 static void test_reg_ppcnt_bad_group_and_clear(void)
