@@ -70,7 +70,7 @@ HOST_PACKAGES=(
     build-essential pkg-config ninja-build ccache git
     libglib2.0-dev zlib1g-dev libpixman-1-dev libslirp-dev libattr1-dev libcap-ng-dev
     python3 python3-venv dpkg-dev
-    debootstrap busybox-static cpio xz-utils zstd kmod
+    debootstrap busybox-static cpio xz-utils zstd kmod iproute2
     seabios ipxe-qemu qemu-system-data
     linux-headers-amd64 clang libclang-rt-14-dev tshark
     libibverbs-dev
