@@ -116,6 +116,15 @@ lab_check() {
     fi
 }
 
+# host_stage NAME CMD...: a stage run on the host, no guest: CMD's output
+# is the stage's report (as report does), its status NAME.rc (as vm_stage)
+host_stage() {
+    local name=$1
+    shift
+    "$@" 2>&1 | report "$name"
+    echo "${PIPESTATUS[0]}" >"$logdir/$name.rc"
+}
+
 # report NAME: print the result lines of stage NAME (its input) and keep
 # them in NAME.report for tally
 report() { tee "$logdir/$1.report"; }
