@@ -151,6 +151,7 @@ static void op_cmd_queue(FuzzWorld *w, In *in)
     out_mb = w->mbox + (uint64_t)nin * MBOX_STRIDE;
     mbox_chain(h, w->mbox, nin, cmd + 16, inlen > 16 ? inlen - 16 : 0, token, flags);
     mbox_chain(h, out_mb, nout, NULL, 0, token, flags & CQF_LOOP);
+    fuzz_ram_written(w->f, w->mbox, (uint64_t)(nin + nout) * MBOX_STRIDE);
     memset(e, 0, 64);
     e[CMD_ENT_TYPE] = 7;                        /* PCIe command transport */
     prm_put_be32(e + CMD_ENT_INLEN, inlen + (flags & CQF_LONG_INLEN ? MBOX_DATA_BYTES : 0));
@@ -205,6 +206,7 @@ static void op_ram_write(FuzzWorld *w, In *in)
 
     bytes(in, buf, n);
     memcpy(h_gpa(w->f->h, r->gpa + off), buf, MIN((uint64_t)n, r->size - off));
+    fuzz_ram_written(w->f, r->gpa + off, MIN((uint64_t)n, r->size - off));
 }
 
 /* A data segment: len:u32 key:u8 off:u32 (len XOR 64: zeros read as 64

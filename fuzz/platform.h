@@ -54,6 +54,7 @@ typedef struct FuzzDev {
     GBytes *sent[FUZZ_TX_KEEP]; /* the last frames sent, sent[nsent % KEEP] next */
     unsigned nsent;
     GBytes *held;               /* a frame the device could not take yet */
+    uint64_t ram_dirty[GUEST_SIZE / PAGE / 64];     /* pages to clear after the input */
 } FuzzDev;
 
 /* A device on the fuzzers' platform (the harness's board), not yet
@@ -76,6 +77,12 @@ void fuzz_dev_reset(FuzzDev *f);
 unsigned fuzz_dev_exec(FuzzDev *f, const uint8_t *in, uint32_t inlen, uint32_t outlen);
 /* The clock moves `ns` on; the timer fires while it is due. */
 void fuzz_dev_advance(FuzzDev *f, uint64_t ns);
+/* The operations wrote guest RAM [gpa, +n) themselves (not through the
+ * device): cleared for the next input (platform.c "Guest RAM"). */
+void fuzz_ram_written(FuzzDev *f, uint64_t gpa, uint64_t n);
+/* Check after every input, not every 256th, that RAM was cleared (the
+ * replays of the corpus in the unit tests). */
+void fuzz_ram_audit_each(void);
 /* Frame `back` of the last ones sent (0: the latest), or NULL. */
 GBytes *fuzz_dev_sent(FuzzDev *f, unsigned back);
 

@@ -112,6 +112,7 @@ int main(int argc, char **argv)
     const char *fuzz_dir = g_getenv("MLX5EMU_FUZZ_DIR");
     int rc;
 
+    fuzz_ram_audit_each();
     if (argc >= 4 && strcmp(argv[1], "--run") == 0) {      /* --run TARGET FILE... */
         const FuzzTarget *t = fuzz_target_find(argv[2]);
 

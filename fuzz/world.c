@@ -291,6 +291,7 @@ static void world_traffic(FuzzWorld *w)
     RcEnv *e = w->e;
 
     fill(e, 4096);
+    fuzz_ram_written(w->f, A_BUF, 4096);        /* outside the harness's allocations */
     post_send_on(e->h, &e->a, e->key, MLX5_OPCODE_SEND, 3000, 0, 0);
     post_send_on(e->h, &e->a, e->key, MLX5_OPCODE_RDMA_READ, 2000, B_BUF + 0x80000, e->key);
     post_atomic_on(e->h, &e->a, e->key, MLX5_OPCODE_ATOMIC_FA, B_BUF + 0x90000, 1, 0);

@@ -5,7 +5,6 @@
 
 #include "harness.h"
 
-#define MB_ARENA (GUEST_BASE + (10u << 20))     /* mailboxes: top 6 MiB */
 #define OUT_GUARD 64u
 
 /* --- platform -------------------------------------------------------- */
@@ -403,6 +402,7 @@ static uint64_t mbox_alloc(Harness *h)
 
     g_assert_cmpuint(a + MBOX_STRIDE, <=, GUEST_BASE + GUEST_SIZE);
     h->mb_brk += MBOX_STRIDE;
+    h->mb_top = MAX(h->mb_top, h->mb_brk);
     memset(h_gpa(h, a), POISON, MBOX_BYTES);
     return a;
 }

@@ -37,6 +37,7 @@
 
 #define GUEST_BASE 0x100000ull
 #define GUEST_SIZE (16u << 20)
+#define MB_ARENA (GUEST_BASE + (10u << 20))     /* mailboxes: top 6 MiB */
 #define H_MSIX_VECTORS 8
 #define PAGE 4096u
 
@@ -111,6 +112,7 @@ struct Harness {
     bool ram_lent;              /* ram is the caller's (h_alloc_harness_on) */
     uint64_t brk;               /* bump allocator for rings and buffers */
     uint64_t mb_brk;            /* mailbox arena, reset when the queue is idle */
+    uint64_t mb_top;            /* the arena's high-water mark (fuzz/platform.c clears to it) */
     unsigned posted;
     uint64_t clock_ns;
     uint64_t timer_ns;          /* the deadline last set on the device timer */
