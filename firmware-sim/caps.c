@@ -325,17 +325,23 @@ static CapSetKind cap_set_kind(unsigned type, const PrmField *f)
     return f->width > 16 ? CAP_SET_FIXED : CAP_SET_LIMIT;
 }
 
-/* Bits [off, off + width) of `want` as `kind` allows beside MAX, in
- * 64-bit pieces (a limit is never wider). */
-static bool cap_field_ok(const uint8_t *want, const uint8_t *max, unsigned off, unsigned width,
-                         CapSetKind kind)
+/* Field f of `want` as its kind allows beside MAX, in 64-bit pieces (a
+ * limit is never wider).  A piece equal to MAX passes whatever the kind,
+ * so the kind is looked up only for the few the driver changed. */
+static bool cap_field_ok(unsigned type, const uint8_t *want, const uint8_t *max,
+                         const PrmField *f)
 {
-    for (unsigned done = 0; done < width; done += 64) {
-        unsigned w = MIN(width - done, 64u);
-        uint64_t v = prm_get_bits(want, off + done, w), m = prm_get_bits(max, off + done, w);
+    for (unsigned done = 0; done < f->width; done += 64) {
+        unsigned w = MIN(f->width - done, 64u);
+        uint64_t v = prm_get_bits(want, f->off + done, w), m = prm_get_bits(max, f->off + done, w);
+        CapSetKind kind;
 
+        if (v == m) {
+            continue;
+        }
+        kind = cap_set_kind(type, f);
         if ((kind == CAP_SET_LIMIT && v > m) || (kind == CAP_SET_MASK && (v & ~m)) ||
-            (kind == CAP_SET_FIXED && v != m)) {
+            kind == CAP_SET_FIXED) {
             return false;
         }
     }
@@ -350,7 +356,7 @@ static bool caps_within_max(unsigned type, const uint8_t *want, const uint8_t *m
     for (unsigned i = 0; i < lay->nfields; i++) {
         const PrmField *f = &lay->fields[i];
 
-        if (f->width && !cap_field_ok(want, max, f->off, f->width, cap_set_kind(type, f))) {
+        if (f->width && !cap_field_ok(type, want, max, f)) {
             return false;
         }
     }

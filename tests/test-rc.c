@@ -1003,7 +1003,7 @@ static void test_ud_gsi_short_mads(void)
     uint8_t *mad = h_gpa(e->h, A_BUF);
     uint32_t pc = 0;
 
-    g_setenv("MLX5EMU_TRACE", "mlx5_gsi_*", true);
+    h_trace_watch(e->h, "mlx5_gsi_*");
     fill(e, 64);
     mad[1] = 0x07;                                   /* CM class */
     prm_put_be16(mad + 16, 0x0013);                  /* REP */
@@ -1018,7 +1018,7 @@ static void test_ud_gsi_short_mads(void)
         g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_SEND);
         g_assert_cmpuint(prm_be32(cqe + CQE_BYTE_CNT), ==, MLX5_UD_GRH_BYTES + sizes[i]);
     }
-    g_unsetenv("MLX5EMU_TRACE");
+    g_assert_cmpuint(e->h->traced->len, >=, G_N_ELEMENTS(sizes));
 }
 
 static uint32_t q_counter(RcEnv *e, uint32_t set, unsigned bit_off)
