@@ -15,3 +15,13 @@ dmesg_check() {
         pass dmesg
     fi
 }
+
+# pingpong_chk PROG: "-c" if this rdma-core's libibverbs example PROG
+# (ibv_rc_pingpong, ibv_ud_pingpong, ...) has --chk, which checks every
+# byte received (rdma-core 17 on), else nothing: an older build's
+# pingpongs run unchecked (scripts/vm --rdma-core takes any).
+pingpong_chk() {
+    if "$1" --help 2>&1 | grep -q -- '--chk'; then
+        echo -c
+    fi
+}

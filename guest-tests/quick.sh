@@ -78,7 +78,7 @@ if [ "$NODE" = 0 ]; then iperf=(-s -1 -B "$MY_IP"); else iperf=(-t 3 -c); fi
 pair_check iperf3 'receiver' iperf3 -f m "${iperf[@]}"
 
 # --- RC, UD, rdma_cm ----------------------------------------------------------
-chk=; ibv_rc_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
+chk=$(pingpong_chk ibv_rc_pingpong)
 port=18900
 next() { port=$((port + 1)); }
 next; pair_check "rc_pingpong-4096${chk:+ (data checked)}" 'Mbit/sec' \
@@ -90,7 +90,7 @@ next; pair_check "ib_read_bw-64K" '^ *[0-9]+ +[0-9]+' \
     ib_read_bw -d "$IBDEV" -x "$GID" -F -s 65536 -n 100 -p "$port"
 next; pair_check "ib_send_lat-64" '^ *[0-9]+ +[0-9]+' \
     ib_send_lat -d "$IBDEV" -x "$GID" -F -s 64 -n 200 -p "$port"
-chk=; ibv_ud_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
+chk=$(pingpong_chk ibv_ud_pingpong)
 next; pair_check "ud_pingpong-1024${chk:+ (data checked)}" 'Mbit/sec' \
     ibv_ud_pingpong -d "$IBDEV" -g "$GID" -s 1024 -n 100 -p "$port" $chk
 if [ "$NODE" = 0 ]; then role=(-s -a "$MY_IP"); else role=(-c -a "$PEER_IP"); fi

@@ -10,7 +10,7 @@
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
 . /mlx5emu/guest-tests/rdma-lib.sh     # G, GID, pass, fail, pair_run
-chk=; ibv_rc_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
+chk=$(pingpong_chk ibv_rc_pingpong)
 # Which guest is which: both know both kinds (scripts/vm --peer rxe makes
 # the last guest the rxe one).
 kind() { if [ "$1" = $((NODES - 1)) ]; then echo rxe; else echo mlx5; fi; }

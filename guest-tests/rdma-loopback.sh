@@ -12,7 +12,7 @@ G=/mlx5emu/guest-tests
 # shellcheck source=guest-tests/ready-lib.sh
 . "$G/ready-lib.sh"                    # wait_server_ready
 [ -n "${MY_IP:-}" ] && [ -n "${GID_INDEX:-}" ] || { echo "FAIL setup: no address or GID"; exit 1; }
-chk=; ibv_rc_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
+chk=$(pingpong_chk ibv_rc_pingpong)
 
 # local NAME PATTERN SERVER_CMD... -- CLIENT_ARGS...: the server in the
 # background, the client (the same command plus CLIENT_ARGS) once it listens.

@@ -9,7 +9,7 @@
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
 . /mlx5emu/guest-tests/rdma-lib.sh     # G, GID, pass, fail, pair_run
-chk=; ibv_rc_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
+chk=$(pingpong_chk ibv_rc_pingpong)
 
 run=0
 for size in 1 4096 65536 1048576; do
@@ -29,7 +29,7 @@ for size in 1 4096 65536 1048576; do
 done
 # UC: ibv_uc_pingpong's SENDs of 4 KiB (4 packets at its MTU of 1024)
 # with nothing acknowledged; a lost packet would end it in a timeout.
-ucchk=; ibv_uc_pingpong --help 2>&1 | grep -q -- '--chk' && ucchk=-c
+ucchk=$(pingpong_chk ibv_uc_pingpong)
 if pair_run pp-uc 120 ibv_uc_pingpong -d "$IBDEV" -g "$GID" -s 4096 -n 200 -p 18540 $ucchk; then
     echo "PASS uc_pingpong-4096${ucchk:+ (data checked)}: $(grep -m1 'Mbit/sec' /tmp/pair.out)"
 else

@@ -9,7 +9,7 @@
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
 . /mlx5emu/guest-tests/rdma-lib.sh     # G, GID, pass, fail, pair_check
-chk=; ibv_srq_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
+chk=$(pingpong_chk ibv_srq_pingpong)
 port=18800
 for SERVER in 0 1; do
     for size in 64 4096; do

@@ -12,7 +12,7 @@
 set -u
 # shellcheck source=guest-tests/rdma-lib.sh
 . /mlx5emu/guest-tests/rdma-lib.sh     # G, GID, pass, fail, pair_run
-chk=; ibv_ud_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
+chk=$(pingpong_chk ibv_ud_pingpong)
 port=18700
 SERVER=0
 for size in 64 512 1024; do

@@ -20,7 +20,7 @@ case $r in *" 0% packet loss"*) pass "ping-1000: $r" ;; *) fail ping-1000 "$r" ;
 SERVER=0
 if [ "$NODE" = 0 ]; then iperf=(-s -1 -B "$MY_IP"); else iperf=(-t 3 -c); fi
 pair_check iperf3 'receiver' iperf3 -f m "${iperf[@]}"
-chk=; ibv_rc_pingpong --help 2>&1 | grep -q -- '--chk' && chk=-c
+chk=$(pingpong_chk ibv_rc_pingpong)
 pair_check "rc_pingpong-4096${chk:+ (data checked)}" 'Mbit/sec' \
     ibv_rc_pingpong -d "$IBDEV" -g "$GID" -s 4096 -n 200 -p 18801 $chk
 pair_check "rc_pingpong-1M${chk:+ (data checked)}" 'Mbit/sec' \
