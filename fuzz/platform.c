@@ -215,7 +215,7 @@ void fuzz_ram_audit_each(void)
     fuzz_ram_audit = 1;
 }
 
-static void ram_give_back(FuzzDev *f)
+static void ram_clear_written(FuzzDev *f)
 {
     Harness *h = f->h;
 
@@ -263,7 +263,7 @@ void fuzz_dev_setup_done(FuzzDev *f)
 
 void fuzz_dev_free(FuzzDev *f)
 {
-    ram_give_back(f);
+    ram_clear_written(f);
     h_free(f->h);
     g_queue_free_full(f->wire, (GDestroyNotify)g_bytes_unref);
     for (unsigned i = 0; i < FUZZ_TX_KEEP; i++) {
