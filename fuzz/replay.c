@@ -27,7 +27,7 @@ static void run_file(const FuzzTarget *t, const char *path)
     if (g_test_verbose()) {
         g_test_message("%s %s (%zu bytes)", t->name, path, (size_t)len);
     }
-    fuzz_target_run(t, (const uint8_t *)data, len);
+    fuzz_target_run(t, (const uint8_t *)data, len, NULL);
 }
 
 static void replay_corpus(gconstpointer p)

@@ -58,9 +58,14 @@ static void epilogue(FuzzWorld *w)
     fuzz_ops_run(w, FUZZ_OPS_ALL, (const uint8_t[]){ FUZZ_OP_DRAIN }, 1);
 }
 
-void fuzz_target_run(const FuzzTarget *t, const uint8_t *data, size_t size)
+void fuzz_target_run(const FuzzTarget *t, const uint8_t *data, size_t size,
+                     void (*world_built)(void))
 {
     FuzzWorld *w = fuzz_world_new(t->mode);
+
+    if (world_built) {
+        world_built();
+    }
 
     if (t->ops) {
         fuzz_ops_run(w, t->ops, data, size);

@@ -20,7 +20,9 @@ extern const FuzzTarget fuzz_targets[];
 extern const unsigned fuzz_ntargets;
 
 const FuzzTarget *fuzz_target_find(const char *name);
-/* One input, from a fresh world to its end. */
-void fuzz_target_run(const FuzzTarget *t, const uint8_t *data, size_t size);
+/* One input, from a fresh world to its end; `world_built` (may be NULL)
+ * is called once the world stands, before the input runs. */
+void fuzz_target_run(const FuzzTarget *t, const uint8_t *data, size_t size,
+                     void (*world_built)(void));
 
 #endif
