@@ -42,11 +42,13 @@ for SERVER in 0 1; do
     cm rdma_server-client 'end 0' 'rdma_server -s $SIP -p $PORT' 'rdma_client -s $SIP -p $PORT'
     cm rstream-verify '^custom' 'rstream -T v -S 65536 -C 200 -p $PORT' \
         'rstream -T v -S 65536 -C 200 -s $SIP -p $PORT'
+    # perftest's runs take seconds: a shorter limit keeps the cost of a lost
+    # listen race (rdma-lib.sh listen_race) down.
     for t in ib_send_bw ib_write_bw; do
-        cm "$t-R" '^ *65536 ' "$t -R -d \$IBDEV -F -s 65536 -n 200 -p \$PORT" \
+        PAIR_TIMEOUT=120 cm "$t-R" '^ *65536 ' "$t -R -d \$IBDEV -F -s 65536 -n 200 -p \$PORT" \
             "$t -R -d \$IBDEV -F -s 65536 -n 200 -p \$PORT \$SIP"
     done
-    cm ib_read_lat-R '^ *2 ' 'ib_read_lat -R -d $IBDEV -F -n 500 -p $PORT' \
+    PAIR_TIMEOUT=120 cm ib_read_lat-R '^ *2 ' 'ib_read_lat -R -d $IBDEV -F -n 500 -p $PORT' \
         'ib_read_lat -R -d $IBDEV -F -n 500 -p $PORT $SIP'
     cm rping-ipv6-link-local 'rdma-ping-99:' 'rping -s -a $SLL6 -p $PORT -C 100 -v -V' \
         'rping -c -a $SLL6 -p $PORT -C 100 -v -V'
