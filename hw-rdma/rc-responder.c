@@ -302,20 +302,51 @@ static RespStatus check_rkey(Mlx5DataPath *dp, const Mlx5QpTransport *t,
            ? RESP_OK : RESP_ERR_RKEY;
 }
 
+/* A WRITE's later packet: its own bytes must still be present.  The
+ * first packet found the whole target there, but the kernel may take
+ * pages back at any time (an MMU notifier: reclaim, migration, THP
+ * collapse; mlx5_ib_invalidate_range zaps them through UMR), so a page can
+ * be gone by a MIDDLE or LAST packet.  That is a fault at this packet's
+ * offset, not an access error: mlx5_ib_mr_rdma_pfault_handler maps from
+ * rdma_va on, and the peer resends from this PSN after the RNR NAK. */
+static RespStatus check_write_later_pages(Mlx5DataPath *dp, Mlx5QpTransport *t,
+                                          const Mlx5RocePkt *p)
+{
+    Mlx5Responder *resp = &t->resp;
+    uint64_t va = resp->write_va + resp->msg_off;
+
+    if (p->payload_len == 0 ||
+        mlx5_mkey_probe(dp->fw, resp->write_rkey, resp_pd(dp, t), va, (uint32_t)p->payload_len,
+                        MLX5_MKEY_REMOTE_WRITE) != MLX5_MKEY_ABSENT) {
+        return RESP_OK;
+    }
+    return mlx5_odp_rdma_fault(dp, t, resp->write_rkey, va,
+                               resp->write_len - MIN(resp->msg_off, resp->write_len),
+                               (uint32_t)p->payload_len, true)
+           ? RESP_PAGE_FAULT : RESP_ERR_RKEY;
+}
+
 /* While the device pages, the target the R_Key allowed must be present
- * (checked whole at a WRITE's first packet, a READ, an atomic): if not,
- * an RDMA page fault, and the peer retries after the RNR timer. */
+ * (checked whole at a WRITE's first packet, a READ, an atomic; a WRITE's
+ * later packets, each its own bytes): if not, an RDMA page fault, and the
+ * peer retries after the RNR timer. */
 static RespStatus check_rdma_pages(Mlx5DataPath *dp, Mlx5QpTransport *t,
                                    const Mlx5RocePkt *p, uint8_t code)
 {
     bool atomic = code == MLX5_ROCE_COMPARE_SWAP || code == MLX5_ROCE_FETCH_ADD;
     bool read = code == MLX5_ROCE_RDMA_READ_REQUEST;
+    bool reth = mlx5_roce_opcode(p->opcode)->hdrs & MLX5_ROCE_HDR_RETH;
     uint32_t rkey = atomic ? p->atomic_eth.rkey : p->reth.rkey;
     uint64_t va = atomic ? p->atomic_eth.va : p->reth.va;
     uint32_t len = atomic ? 8 : p->reth.dma_len;
 
-    if (!mlx5_odp_pages(dp) || (!atomic && (!(mlx5_roce_opcode(p->opcode)->hdrs &
-                                              MLX5_ROCE_HDR_RETH) || len == 0))) {
+    if (!mlx5_odp_pages(dp)) {
+        return RESP_OK;
+    }
+    if (!atomic && !reth) {
+        return is_write(code) ? check_write_later_pages(dp, t, p) : RESP_OK;
+    }
+    if (!atomic && len == 0) {
         return RESP_OK;
     }
     if (mlx5_mkey_probe(dp->fw, rkey, resp_pd(dp, t), va, len,

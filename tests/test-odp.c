@@ -345,6 +345,48 @@ static void test_odp_rdma_write_fault(void)
     env_free(o.e);
 }
 
+/* A WRITE of two packets whose target was all there at its first packet;
+ * the kernel took the second page back before the second packet came
+ * (mlx5_ib_invalidate_range zaps it).  That packet faults at its own
+ * address with what is left of the message (odp.c
+ * mlx5_ib_mr_rdma_pfault_handler maps from rdma_va on), gets an RNR NAK,
+ * and after the resume a sends it again: the whole message lands, once,
+ * with no access error. */
+static void test_odp_rdma_write_later_packet_fault(void)
+{
+    OdpEnv o;
+    Harness *h;
+    const uint8_t *eqe;
+
+    odp_env(&o, true);
+    h = o.e->h;
+    map_page(&o);
+    fill(o.e, 2048);
+    post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 2048, VA + PAGE - 1024, o.key);
+    g_assert_cmpuint(h->frames->len - o.e->fed, ==, 2);    /* MTU 1024: FIRST, LAST */
+    feed_one(o.e);
+    ((Mlx5Mkey *)mlx5_table_get(&h->fw->mkey, o.key >> 8))->mtt[1] = 0;
+    feed_one(o.e);
+    eqe = h_eq_next(h, &o.pf_eq);
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 1);
+    g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x04), ==, o.key);
+    g_assert_cmpuint(prm_be16(eqe + EQE_DATA + 0x0a), ==, 1024);        /* this packet */
+    g_assert_cmpuint(prm_be32(eqe + EQE_DATA + 0x0c), ==, 1024);        /* the message's rest */
+    g_assert_cmphex(prm_be64(eqe + EQE_DATA + 0x10), ==, VA + PAGE);
+    g_assert_null(h_cq_next(h, &o.e->scq));
+    wire(o.e, false);                       /* b's RNR NAK reaches a */
+    map_page(&o);
+    resume_wq(&o, MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE, o.e->b.num, o.e->b.num, false);
+    fire_timer(o.e);                        /* the RNR wait: a resends the LAST packet */
+    wire(o.e, false);
+    wire(o.e, false);
+    expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, 0);
+    g_assert_cmpmem(h_gpa(h, A_BUF + PAGE - 1024), 2048, h_gpa(h, A_BUF), 2048);
+    g_assert_null(h_eq_next(h, &o.pf_eq));
+    env_free(o.e);
+}
+
 /* --- implicit ODP: the null mkey inside a KSM key ------------------------- */
 
 #define SLOT (1ull << 30)           /* an implicit MR's KSM entity (odp.c MLX5_KSM_PAGE_SHIFT) */
@@ -473,6 +515,7 @@ int main(int argc, char **argv)
     g_test_add_func("/odp/recv-fault", test_odp_recv_fault);
     g_test_add_func("/odp/srq-recv-fault", test_odp_srq_recv_fault);
     g_test_add_func("/odp/rdma-write-fault", test_odp_rdma_write_fault);
+    g_test_add_func("/odp/rdma-write-later-packet-fault", test_odp_rdma_write_later_packet_fault);
     g_test_add_func("/odp/special-contexts", test_odp_special_contexts);
     g_test_add_func("/odp/implicit-null-mkey", test_odp_implicit_null_mkey);
     g_test_add_func("/odp/null-mkey-not-paging", test_odp_null_mkey_not_paging);
