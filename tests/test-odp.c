@@ -100,6 +100,14 @@ static void map_page(OdpEnv *o)
     mk->mtt[1] = (A_BUF + PAGE) | MLX5_MTT_RD_EN | MLX5_MTT_WR_EN;
 }
 
+/* The kernel takes the page back (mlx5_ib_invalidate_range zaps its entry). */
+static void zap_page(OdpEnv *o)
+{
+    Mlx5Mkey *mk = mlx5_table_get(&o->e->h->fw->mkey, o->key >> 8);
+
+    mk->mtt[1] = 0;
+}
+
 /* A SEND from a page not present: nothing goes out, the WQE behind it
  * waits too; the driver maps the page and resumes: both go, in order,
  * the bytes of the page that was missing arrive. */
@@ -301,7 +309,8 @@ static void test_odp_srq_recv_fault(void)
 
 /* The RDMA page-fault event of b for a WRITE of 0x40 bytes (subtype 1:
  * the rkey, address, length; the token is b's QPN). */
-static void expect_write_fault(OdpEnv *o, uint32_t rkey, uint64_t va)
+static void expect_write_fault(OdpEnv *o, uint32_t rkey, uint64_t va, uint32_t op_len,
+                               uint16_t pkt_len)
 {
     const uint8_t *eqe = h_eq_next(o->e->h, &o->pf_eq);
 
@@ -309,7 +318,8 @@ static void expect_write_fault(OdpEnv *o, uint32_t rkey, uint64_t va)
     g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 1);
     g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x04), ==, rkey);
     g_assert_cmphex(prm_be64(eqe + EQE_DATA + 0x10), ==, va);
-    g_assert_cmpuint(prm_be32(eqe + EQE_DATA + 0x0c), ==, 0x40);
+    g_assert_cmpuint(prm_be32(eqe + EQE_DATA + 0x0c), ==, op_len);
+    g_assert_cmpuint(prm_be16(eqe + EQE_DATA + 0x0a), ==, pkt_len);
     g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x18), ==,
                     (MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE) << 24 | o->e->b.num);
 }
@@ -339,41 +349,41 @@ static void test_odp_rdma_write_fault(void)
     fill(o.e, 0x40);
     post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 0x40, VA + PAGE + 0x10, o.key);
     wire(o.e, false);
-    expect_write_fault(&o, o.key, VA + PAGE + 0x10);
+    expect_write_fault(&o, o.key, VA + PAGE + 0x10, 0x40, 0x40);
     map_page(&o);
     resume_write_lands(&o);
     env_free(o.e);
 }
 
-/* A WRITE of two packets whose target was all there at its first packet;
- * the kernel took the second page back before the second packet came
- * (mlx5_ib_invalidate_range zaps it).  That packet faults at its own
- * address with what is left of the message (odp.c
- * mlx5_ib_mr_rdma_pfault_handler maps from rdma_va on), gets an RNR NAK,
- * and after the resume a sends it again: the whole message lands, once,
- * with no access error. */
+/* A WRITE of two packets (MTU 1024) into the paged key, page 1 there when
+ * its first packet comes; the kernel takes page 1 back before the second
+ * packet comes. */
+static void write_second_page_taken(OdpEnv *o)
+{
+    Harness *h = o->e->h;
+
+    map_page(o);
+    fill(o->e, 2048);
+    post_send_rkey(o->e, MLX5_OPCODE_RDMA_WRITE, 2048, VA + PAGE - 1024, o->key);
+    g_assert_cmpuint(h->frames->len - o->e->fed, ==, 2);   /* FIRST, LAST */
+    feed_one(o->e);
+    zap_page(o);
+    feed_one(o->e);
+}
+
+/* The second packet faults at its own address with what is left of the
+ * message (odp.c mlx5_ib_mr_rdma_pfault_handler maps from rdma_va on),
+ * gets an RNR NAK, and after the resume a sends it again: the whole
+ * message lands, once, with no access error. */
 static void test_odp_rdma_write_later_packet_fault(void)
 {
     OdpEnv o;
     Harness *h;
-    const uint8_t *eqe;
 
     odp_env(&o, true);
     h = o.e->h;
-    map_page(&o);
-    fill(o.e, 2048);
-    post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 2048, VA + PAGE - 1024, o.key);
-    g_assert_cmpuint(h->frames->len - o.e->fed, ==, 2);    /* MTU 1024: FIRST, LAST */
-    feed_one(o.e);
-    ((Mlx5Mkey *)mlx5_table_get(&h->fw->mkey, o.key >> 8))->mtt[1] = 0;
-    feed_one(o.e);
-    eqe = h_eq_next(h, &o.pf_eq);
-    g_assert_nonnull(eqe);
-    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 1);
-    g_assert_cmphex(prm_be32(eqe + EQE_DATA + 0x04), ==, o.key);
-    g_assert_cmpuint(prm_be16(eqe + EQE_DATA + 0x0a), ==, 1024);        /* this packet */
-    g_assert_cmpuint(prm_be32(eqe + EQE_DATA + 0x0c), ==, 1024);        /* the message's rest */
-    g_assert_cmphex(prm_be64(eqe + EQE_DATA + 0x10), ==, VA + PAGE);
+    write_second_page_taken(&o);
+    expect_write_fault(&o, o.key, VA + PAGE, 1024, 1024);
     g_assert_null(h_cq_next(h, &o.e->scq));
     wire(o.e, false);                       /* b's RNR NAK reaches a */
     map_page(&o);
@@ -384,6 +394,25 @@ static void test_odp_rdma_write_later_packet_fault(void)
     expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, 0);
     g_assert_cmpmem(h_gpa(h, A_BUF + PAGE - 1024), 2048, h_gpa(h, A_BUF), 2048);
     g_assert_null(h_eq_next(h, &o.pf_eq));
+    env_free(o.e);
+}
+
+/* The same with no EQ for page faults: nobody can map the page, so the
+ * packet is an access error (NAK remote access), a's WRITE fails with
+ * REMOTE_ACCESS_ERR and b places nothing of the second page. */
+static void test_odp_rdma_write_later_packet_no_eq(void)
+{
+    OdpEnv o;
+    Harness *h;
+
+    odp_env(&o, false);
+    h = o.e->h;
+    memset(h_gpa(h, A_BUF + PAGE), 0, 1024);
+    write_second_page_taken(&o);
+    wire(o.e, false);                       /* b's NAK reaches a */
+    expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+    g_assert_cmpmem(h_gpa(h, A_BUF + PAGE - 1024), 1024, h_gpa(h, A_BUF), 1024);
+    g_assert_true(((const uint8_t *)h_gpa(h, A_BUF + PAGE))[0] == 0);
     env_free(o.e);
 }
 
@@ -475,7 +504,7 @@ static void test_odp_implicit_null_mkey(void)
     fill(o.e, 0x40);
     post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 0x40, SLOT + 0x10, parent);
     wire(o.e, false);
-    expect_write_fault(&o, parent, SLOT + 0x10);
+    expect_write_fault(&o, parent, SLOT + 0x10, 0x40, 0x40);
     g_assert_cmpuint(h_traced(h, "mlx5_mkey_null"), >=, 1);
     map_slot(h, parent);
     resume_write_lands(&o);
@@ -516,6 +545,7 @@ int main(int argc, char **argv)
     g_test_add_func("/odp/srq-recv-fault", test_odp_srq_recv_fault);
     g_test_add_func("/odp/rdma-write-fault", test_odp_rdma_write_fault);
     g_test_add_func("/odp/rdma-write-later-packet-fault", test_odp_rdma_write_later_packet_fault);
+    g_test_add_func("/odp/rdma-write-later-packet-no-eq", test_odp_rdma_write_later_packet_no_eq);
     g_test_add_func("/odp/special-contexts", test_odp_special_contexts);
     g_test_add_func("/odp/implicit-null-mkey", test_odp_implicit_null_mkey);
     g_test_add_func("/odp/null-mkey-not-paging", test_odp_null_mkey_not_paging);
