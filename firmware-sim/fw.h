@@ -373,7 +373,9 @@ typedef struct Mlx5Srq {
     Mlx5Ring ring;
     uint32_t hw_counter;        /* WQEs taken (the doorbell record counts posted) */
     uint16_t head;              /* the next WQE to take: a linked list from 0 */
-    bool pf_pending;            /* its head WQE raised a page fault (hw-rdma/odp.c) */
+    bool pf_pending;            /* its head WQE raised a page fault (hw-rdma/odp.c), */
+    bool pf_refused;            /* which the driver resumed with error */
+    uint16_t pf_index;          /* that WQE's index */
     uint32_t pf_token;
 } Mlx5Srq;
 

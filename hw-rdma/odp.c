@@ -23,7 +23,11 @@
  * RDMA event naming the rkey, address and length - leaves the WQE posted
  * and the expected PSN where it was, and answers with an RNR NAK carrying
  * the QP's min_rnr_nak (rc-responder.c); the peer tries again after that
- * timer, with more RNR NAKs (and no new event) until the resume.
+ * timer, with more RNR NAKs (and no new event) until the resume.  A resume
+ * with error leaves the page absent, and the retry that meets it again is
+ * not faulted a second time: it fails as an access through a bad key
+ * would (a remote access NAK; a receive WQE completes with a local
+ * protection error), and the QP with it.
  *
  * A queue has at most one fault outstanding, so the events it can post
  * are bounded by the queues.  With no EQ subscribed to page faults there
@@ -83,27 +87,61 @@ bool mlx5_odp_sq_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint16_t wqe_index, 
     return true;
 }
 
+/* The driver resumed a responder's fault with error: it could not map
+ * what the fault named (mlx5_ib_mr_wqe_pfault_handler and
+ * mlx5_ib_mr_rdma_pfault_handler on failure: the range left its MR, the
+ * pages cannot be had).  The peer's retry meets the same absent page;
+ * faulting again would loop for as long as its rnr_retry allows - for
+ * ever at 7 - so the same fault, once refused, is not raised again: the
+ * caller answers as for an access through a bad key (docs/odp-driver-map.md
+ * 3).  A different fault clears the refusal. */
+static bool refused_again(bool *refused, bool same, uint32_t wq, unsigned type, uint32_t key,
+                          uint64_t va)
+{
+    bool again = *refused && same;
+
+    *refused = false;
+    if (again) {
+        mlx5emu_trace_page_fault_err(wq, type, key, va);
+    }
+    return again;
+}
+
+static bool srq_fault(Mlx5DataPath *dp, Mlx5Srq *s, const Mlx5RecvWqe *r)
+{
+    if (s->pf_pending) {
+        return true;
+    }
+    if (refused_again(&s->pf_refused, s->pf_index == r->index, s->num, MLX5_PF_TYPE_RMP,
+                      r->index, 0) ||
+        !wqe_fault(dp, s->num, r->index, MLX5_PF_TYPE_RMP, &s->pf_token)) {
+        return false;
+    }
+    s->pf_pending = true;
+    s->pf_index = r->index;
+    return true;
+}
+
 bool mlx5_odp_recv_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RecvWqe *r)
 {
     Mlx5Srq *s = r->srqn ? mlx5_table_get(&dp->fw->srq, r->srqn) : NULL;
     Mlx5Responder *resp = &t->resp;
-    uint32_t token;
+    bool same = resp->pf_type == MLX5_PF_TYPE_RESP && resp->pf_key == r->index;
 
-    if (s ? s->pf_pending : resp->pf_pending) {
+    if (s) {
+        return srq_fault(dp, s, r);
+    }
+    if (resp->pf_pending) {
         return true;
     }
-    if (!wqe_fault(dp, s ? s->num : t->qp->num, r->index,
-                   s ? MLX5_PF_TYPE_RMP : MLX5_PF_TYPE_RESP, &token)) {
+    if (refused_again(&resp->pf_refused, same, t->qp->num, MLX5_PF_TYPE_RESP, r->index, 0) ||
+        !wqe_fault(dp, t->qp->num, r->index, MLX5_PF_TYPE_RESP, &resp->pf_token)) {
         return false;
     }
-    if (s) {
-        s->pf_pending = true;
-        s->pf_token = token;
-    } else {
-        resp->pf_pending = true;
-        resp->pf_type = MLX5_PF_TYPE_RESP;
-        resp->pf_token = token;
-    }
+    resp->pf_pending = true;
+    resp->pf_type = MLX5_PF_TYPE_RESP;
+    resp->pf_key = r->index;
+    resp->pf_va = 0;
     return true;
 }
 
@@ -122,6 +160,11 @@ bool mlx5_odp_rdma_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t rkey, ui
     if (resp->pf_pending) {
         return true;
     }
+    if (refused_again(&resp->pf_refused,
+                      resp->pf_type == type && resp->pf_key == rkey && resp->pf_va == va,
+                      t->qp->num, type, rkey, va)) {
+        return false;
+    }
     prm_put_be32(data + PF_RDMA_RKEY, rkey);
     prm_put_be16(data + PF_RDMA_PACKET_LENGTH, (uint16_t)pkt_len);
     prm_put_be32(data + PF_RDMA_OP_LEN, len);
@@ -133,13 +176,17 @@ bool mlx5_odp_rdma_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t rkey, ui
         resp->pf_pending = true;
         resp->pf_type = type;
         resp->pf_token = token;
+        resp->pf_key = rkey;
+        resp->pf_va = va;
     }
     return posted;
 }
 
 /* A responder's fault: resolved, it clears (the peer's retry after the
- * RNR timer finds the pages); not resolved, the retry faults again. */
-static bool resume_responder(Mlx5DataPath *dp, unsigned type, uint32_t wq, uint32_t token)
+ * RNR timer finds the pages); not resolved, the retry meets the same
+ * absent page and is refused (refused_again). */
+static bool resume_responder(Mlx5DataPath *dp, unsigned type, uint32_t wq, uint32_t token,
+                             bool error)
 {
     Mlx5Srq *s;
     Mlx5Qp *qp;
@@ -151,6 +198,7 @@ static bool resume_responder(Mlx5DataPath *dp, unsigned type, uint32_t wq, uint3
             return false;
         }
         s->pf_pending = false;
+        s->pf_refused = error;
         return true;
     }
     qp = mlx5_qp_get(dp->fw, wq);
@@ -159,6 +207,7 @@ static bool resume_responder(Mlx5DataPath *dp, unsigned type, uint32_t wq, uint3
         return false;
     }
     t->resp.pf_pending = false;
+    t->resp.pf_refused = error;
     return true;
 }
 
@@ -169,7 +218,7 @@ bool mlx5_odp_resume(void *opaque, unsigned type, uint32_t wq, uint32_t token, b
     Mlx5SendQueue *sq;
 
     if (type != MLX5_PF_TYPE_REQ_SEND_OR_WRITE && type != MLX5_PF_TYPE_REQ_READ_OR_ATOMIC) {
-        return resume_responder(dp, type, wq, token);
+        return resume_responder(dp, type, wq, token, error);
     }
     qp = mlx5_qp_get(dp->fw, wq);
     sq = qp ? &qp->sq : NULL;
@@ -195,5 +244,6 @@ void mlx5_odp_qp_state(Mlx5Qp *qp, unsigned to)
     }
     if (t && to != MLX5_QP_STATE_RTR && to != MLX5_QP_STATE_RTS) {
         t->resp.pf_pending = false;
+        t->resp.pf_refused = false;
     }
 }

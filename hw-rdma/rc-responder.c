@@ -386,10 +386,14 @@ static RespStatus check_recv_wqe(Mlx5DataPath *dp, Mlx5QpTransport *t, uint8_t c
         return RESP_ERR_RNR;
     }
     if (mlx5_recv_absent(dp->fw, t->resp.recv.pd, t->resp.recv.addr, t->resp.recv.nseg)) {
-        bool out = mlx5_odp_recv_fault(dp, t, &t->resp.recv);
-
-        t->resp.recv.addr = 0;
-        return out ? RESP_PAGE_FAULT : RESP_ERR_RECV_PROT;
+        if (mlx5_odp_recv_fault(dp, t, &t->resp.recv)) {
+            t->resp.recv.addr = 0;
+            return RESP_PAGE_FAULT;
+        }
+        /* Nobody maps it (no page-fault EQ, or the driver refused): the
+         * WQE is taken and completes with a protection error. */
+        mlx5_rq_advance(dp, t, &t->resp.recv);
+        return RESP_ERR_RECV_PROT;
     }
     mlx5_rq_advance(dp, t, &t->resp.recv);
     return RESP_OK;

@@ -144,11 +144,16 @@ typedef struct Mlx5Responder {
     Mlx5RcRes *sending;         /* the READ whose responses are going out, paced */
     GQueue *held;               /* GBytes: requests that came meanwhile, in order */
     /* A page fault a request raised here (odp.c): its type (2: the QP's
-     * receive WQE; 4, 6: an RDMA READ or WRITE/atomic target) and token;
-     * requests meanwhile get RNR NAKs. */
+     * receive WQE; 4, 6: an RDMA READ or WRITE/atomic target), token and
+     * what it named (the receive WQE's index, or the rkey and address);
+     * requests meanwhile get RNR NAKs.  pf_refused: the driver resumed it
+     * with error, so the same fault again is an access error. */
     bool pf_pending;
+    bool pf_refused;
     uint8_t pf_type;
     uint32_t pf_token;
+    uint32_t pf_key;
+    uint64_t pf_va;
 } Mlx5Responder;
 
 typedef struct Mlx5QpTransport {

@@ -4,7 +4,9 @@
  * its queue behind a page-fault event until PAGE_FAULT_RESUME; the resume
  * runs it again, or fails it with error set; without an EQ for page
  * faults it fails at once; a resume for no outstanding fault is ignored;
- * a QP leaving RTS drops its fault.
+ * a QP leaving RTS drops its fault.  A responder's faults (receive WQE,
+ * SRQ WQE, RDMA target) answer RNR NAKs until the resume; after a resume
+ * with error the same fault again is an access error, not a new event.
  */
 #include <string.h>
 
@@ -234,6 +236,19 @@ static void resume_recv_lands(OdpEnv *o, unsigned type, uint32_t wq, uint32_t to
     g_assert_cmpmem(h_gpa(h, A_BUF + PAGE), 0x40, h_gpa(h, A_BUF), 0x40);
 }
 
+/* a SENDs 0x40 bytes to b, whose receive WQE lists the page not present. */
+static void send_to_absent_page(OdpEnv *o)
+{
+    Harness *h = o->e->h;
+    uint64_t wqe = o->e->b.gpa - (uint64_t)H_QP_RQ_STRIDE * 16;
+
+    fill(o->e, 0x40);
+    post_recv(o->e, 0, 0x40);
+    h_data_seg(h_gpa(h, wqe), 0x40, o->key, VA + PAGE);
+    post_send(o->e, MLX5_OPCODE_SEND, 0x40, 0);
+    wire(o->e, false);
+}
+
 /* b's receive WQE lists the page not present: the SEND gets an RNR NAK,
  * b raises a WQE fault of its RQ (type 2) once - a's retry before the
  * resume gets another RNR NAK and no event - and after the resume a's
@@ -243,17 +258,11 @@ static void test_odp_recv_fault(void)
     OdpEnv o;
     Harness *h;
     const uint8_t *eqe;
-    uint64_t wqe;
     uint32_t token;
 
     odp_env(&o, true);
     h = o.e->h;
-    fill(o.e, 0x40);
-    post_recv(o.e, 0, 0x40);
-    wqe = o.e->b.gpa - (uint64_t)H_QP_RQ_STRIDE * 16;
-    h_data_seg(h_gpa(h, wqe), 0x40, o.key, VA + PAGE);
-    post_send(o.e, MLX5_OPCODE_SEND, 0x40, 0);
-    wire(o.e, false);
+    send_to_absent_page(&o);
     eqe = h_eq_next(h, &o.pf_eq);
     g_assert_nonnull(eqe);
     g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 0);
@@ -268,42 +277,109 @@ static void test_odp_recv_fault(void)
     env_free(o.e);
 }
 
-/* A receive WQE of an SRQ (here an RMP, the ISSI 1 SRQ) lists the page
- * not present: a WQE fault of type 0 naming the SRQ and the WQE, an RNR
- * NAK; the WQE stays on the SRQ and, after the resume, the retry lands
- * in it. */
+/* b's driver could not map the page its receive WQE lists (resume with
+ * error): a's retry meets the same absent page and b does not fault again
+ * - the WQE completes with a local protection error, a's SEND fails with a
+ * remote operational error, b goes to ERR.  Before, each retry raised the
+ * fault again, for as long as rnr_retry allowed (for ever at 7).  With no
+ * EQ for page faults, the same at the first packet. */
+static void test_odp_recv_fault_refused(void)
+{
+    for (int eq = 0; eq <= 1; eq++) {
+        OdpEnv o;
+        Harness *h;
+        const uint8_t *cqe;
+
+        odp_env(&o, eq);
+        h = o.e->h;
+        send_to_absent_page(&o);
+        if (eq) {
+            cqe = h_eq_next(h, &o.pf_eq);
+            g_assert_nonnull(cqe);
+            h_trace_watch(h, "mlx5_page_fault_err");
+            resume_wq(&o, MLX5_PF_TYPE_RESP, o.e->b.num, prm_be32(cqe + PF_EQE_TOKEN), true);
+            fire_timer(o.e);                            /* a retries */
+            wire(o.e, false);
+            g_assert_null(h_eq_next(h, &o.pf_eq));      /* not faulted again */
+            g_assert_cmpuint(h_traced(h, "resumed this fault with error"), ==, 1);
+        }
+        cqe = h_cq_next(h, &o.e->rcq);
+        g_assert_nonnull(cqe);
+        g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_ERR);
+        g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+        expect_req(o.e, MLX5_OPCODE_SEND, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+        g_assert_cmpuint(h_query_qp_state(h, o.e->b.num), ==, MLX5_QP_STATE_ERR);
+        env_free(o.e);
+    }
+}
+
+/* a SENDs 0x40 bytes to a QP s on an RMP (the ISSI 1 SRQ) whose one
+ * receive WQE lists the page not present: the fault event names the RMP
+ * (type 0) and the WQE; nothing completes yet.  The event's token. */
+static uint32_t srq_send_to_absent_page(OdpEnv *o, uint32_t *rmpn, HRing *s)
+{
+    Harness *h;
+    HRing srq;
+    const uint8_t *eqe;
+
+    o->e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
+    h = o->e->h;
+    o->e->rnr_retry = 7;
+    o->e->timeout = 14;
+    PRM_SET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), 1);
+    o->pf_eq = h_create_eq(h, 6, 0, 1ull << MLX5_EVENT_PAGE_FAULT);
+    o->key = paged_key(h);
+    *rmpn = h_create_rmp_ring(h, &srq, 3);
+    *s = srq_qp_of(o->e, MLX5_QP_ST_RC, *rmpn, 0);
+    connect_qp(o->e, o->e->a.num, s->num, 1);
+    connect_qp(o->e, s->num, o->e->a.num, 1);
+    srq_wqe(o->e, &srq, 0, 1, 0, 0x40);
+    h_data_seg(h_gpa(h, srq.gpa) + MLX5_SRQ_NEXT_SEG_BYTES, 0x40, o->key, VA + PAGE);
+    h_put32(h, srq.dbr, 1);
+    fill(o->e, 0x40);
+    post_send(o->e, MLX5_OPCODE_SEND, 0x40, 0);
+    wire(o->e, false);
+    eqe = h_eq_next(h, &o->pf_eq);
+    g_assert_nonnull(eqe);
+    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 0);
+    g_assert_cmphex(prm_be32(eqe + PF_EQE_TYPE_WQ), ==, MLX5_PF_TYPE_RMP << 24 | *rmpn);
+    g_assert_cmpuint(prm_be16(eqe + PF_EQE_INDEX), ==, 0);
+    g_assert_null(h_cq_next(h, &o->e->rcq));
+    return prm_be32(eqe + PF_EQE_TOKEN);
+}
+
+/* The WQE stays on the SRQ and, after the resume, the retry lands in it. */
 static void test_odp_srq_recv_fault(void)
 {
     OdpEnv o;
-    Harness *h;
-    HRing srq, s;
-    uint32_t rmpn;
-    const uint8_t *eqe;
+    HRing s;
+    uint32_t rmpn, token = srq_send_to_absent_page(&o, &rmpn, &s);
 
-    o.e = env_create(MLX5_QP_ST_RC, MLX5_QP_ST_RC);
-    h = o.e->h;
-    o.e->rnr_retry = 7;
-    o.e->timeout = 14;
-    PRM_SET(cmd_hca_cap, pg, MLX5_CAP_CUR(h->fw, MLX5_CAP_GENERAL), 1);
-    o.pf_eq = h_create_eq(h, 6, 0, 1ull << MLX5_EVENT_PAGE_FAULT);
-    o.key = paged_key(h);
-    rmpn = h_create_rmp_ring(h, &srq, 3);
-    s = srq_qp_of(o.e, MLX5_QP_ST_RC, rmpn, 0);
-    connect_qp(o.e, o.e->a.num, s.num, 1);
-    connect_qp(o.e, s.num, o.e->a.num, 1);
-    srq_wqe(o.e, &srq, 0, 1, 0, 0x40);
-    h_data_seg(h_gpa(h, srq.gpa) + MLX5_SRQ_NEXT_SEG_BYTES, 0x40, o.key, VA + PAGE);
-    h_put32(h, srq.dbr, 1);
-    fill(o.e, 0x40);
-    post_send(o.e, MLX5_OPCODE_SEND, 0x40, 0);
+    resume_recv_lands(&o, MLX5_PF_TYPE_RMP, rmpn, token);
+    env_free(o.e);
+}
+
+/* The driver could not map the SRQ's WQE (resume with error): the retry
+ * is not faulted again; the WQE is taken and completes with a local
+ * protection error, a's SEND fails with a remote operational error. */
+static void test_odp_srq_recv_fault_refused(void)
+{
+    OdpEnv o;
+    HRing s;
+    uint32_t rmpn, token = srq_send_to_absent_page(&o, &rmpn, &s);
+    Harness *h = o.e->h;
+    const uint8_t *cqe;
+
+    resume_wq(&o, MLX5_PF_TYPE_RMP, rmpn, token, true);
+    fire_timer(o.e);
     wire(o.e, false);
-    eqe = h_eq_next(h, &o.pf_eq);
-    g_assert_nonnull(eqe);
-    g_assert_cmphex(eqe[EQE_SUB_TYPE], ==, 0);
-    g_assert_cmphex(prm_be32(eqe + PF_EQE_TYPE_WQ), ==, MLX5_PF_TYPE_RMP << 24 | rmpn);
-    g_assert_cmpuint(prm_be16(eqe + PF_EQE_INDEX), ==, 0);
-    g_assert_null(h_cq_next(h, &o.e->rcq));
-    resume_recv_lands(&o, MLX5_PF_TYPE_RMP, rmpn, prm_be32(eqe + PF_EQE_TOKEN));
+    g_assert_null(h_eq_next(h, &o.pf_eq));
+    cqe = h_cq_next(h, &o.e->rcq);
+    g_assert_nonnull(cqe);
+    g_assert_cmphex(cqe[CQE_OP_OWN] >> 4, ==, MLX5_CQE_RESP_ERR);
+    g_assert_cmphex(cqe[CQE_ERR_SYNDROME], ==, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+    expect_req(o.e, MLX5_OPCODE_SEND, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+    g_assert_cmpuint(h_query_qp_state(h, s.num), ==, MLX5_QP_STATE_ERR);
     env_free(o.e);
 }
 
@@ -353,6 +429,40 @@ static void test_odp_rdma_write_fault(void)
     map_page(&o);
     resume_write_lands(&o);
     env_free(o.e);
+}
+
+/* b's driver could not map the WRITE's target (resume with error): a's
+ * retry meets the same absent page and b does not fault again - a remote
+ * access NAK, a's WRITE fails REMOTE_ACCESS_ERR, b goes to ERR.  A resume
+ * with error=0 that mapped nothing (mlx5_ib on a racing invalidation)
+ * only lets the retry fault again.  With no EQ, a NAK at once. */
+static void test_odp_rdma_write_fault_refused(void)
+{
+    for (int eq = 0; eq <= 1; eq++) {
+        OdpEnv o;
+        Harness *h;
+        unsigned type = MLX5_PF_RDMA | MLX5_PF_RDMA_WRITE;
+
+        odp_env(&o, eq);
+        h = o.e->h;
+        fill(o.e, 0x40);
+        post_send_rkey(o.e, MLX5_OPCODE_RDMA_WRITE, 0x40, VA + PAGE + 0x10, o.key);
+        wire(o.e, false);
+        if (eq) {
+            expect_write_fault(&o, o.key, VA + PAGE + 0x10, 0x40, 0x40);
+            resume_wq(&o, type, o.e->b.num, o.e->b.num, false);    /* nothing mapped */
+            fire_timer(o.e);
+            wire(o.e, false);
+            expect_write_fault(&o, o.key, VA + PAGE + 0x10, 0x40, 0x40);
+            resume_wq(&o, type, o.e->b.num, o.e->b.num, true);
+            fire_timer(o.e);
+            wire(o.e, false);
+            g_assert_null(h_eq_next(h, &o.pf_eq));
+        }
+        expect_req(o.e, MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+        g_assert_cmpuint(h_query_qp_state(h, o.e->b.num), ==, MLX5_QP_STATE_ERR);
+        env_free(o.e);
+    }
 }
 
 /* A WRITE of two packets (MTU 1024) into the paged key, page 1 there when
@@ -542,8 +652,11 @@ int main(int argc, char **argv)
     g_test_add_func("/odp/fault-dropped-at-err", test_odp_fault_dropped_at_err);
     g_test_add_func("/odp/not-paging", test_odp_not_paging);
     g_test_add_func("/odp/recv-fault", test_odp_recv_fault);
+    g_test_add_func("/odp/recv-fault-refused", test_odp_recv_fault_refused);
     g_test_add_func("/odp/srq-recv-fault", test_odp_srq_recv_fault);
+    g_test_add_func("/odp/srq-recv-fault-refused", test_odp_srq_recv_fault_refused);
     g_test_add_func("/odp/rdma-write-fault", test_odp_rdma_write_fault);
+    g_test_add_func("/odp/rdma-write-fault-refused", test_odp_rdma_write_fault_refused);
     g_test_add_func("/odp/rdma-write-later-packet-fault", test_odp_rdma_write_later_packet_fault);
     g_test_add_func("/odp/rdma-write-later-packet-no-eq", test_odp_rdma_write_later_packet_no_eq);
     g_test_add_func("/odp/special-contexts", test_odp_special_contexts);
