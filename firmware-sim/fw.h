@@ -279,6 +279,20 @@ typedef struct Mlx5QueueHead {
     Mlx5QueueKind kind;
 } Mlx5QueueHead;
 
+/* A page fault a queue raised (hw-rdma/odp.c): whether one is out, its
+ * type and token (what PAGE_FAULT_RESUME names), and what it named - a
+ * WQE's index (key), or an RDMA target's rkey and address.  refused (a
+ * responder's only: a send queue's WQE fails instead): the driver resumed
+ * it with error, so the same fault again is not raised. */
+typedef struct Mlx5PageFault {
+    bool pending;
+    bool refused;
+    uint8_t type;
+    uint32_t token;
+    uint32_t key;
+    uint64_t va;
+} Mlx5PageFault;
+
 /* A ring of send WQEs the device executes: an Ethernet SQ's (CREATE_SQ) or
  * a QP's send queue.  The driver's producer counter is the doorbell
  * record's second word, dbr_addr + 4 (Linux MLX5_SND_DBR). */
@@ -301,11 +315,9 @@ typedef struct Mlx5SendQueue {
      * the data path's clock). */
     uint16_t rate_index;
     uint64_t pace_at;
-    /* A page fault the WQE at hw_counter raised (hw-rdma/odp.c): the queue
-     * stalls until PAGE_FAULT_RESUME names it (type, token). */
-    bool pf_pending;
-    uint8_t pf_type;
-    uint32_t pf_token;
+    /* A page fault the WQE at hw_counter raised: the queue stalls until
+     * PAGE_FAULT_RESUME names it. */
+    Mlx5PageFault pf;
 } Mlx5SendQueue;
 
 /* A ring of receive WQEs: an Ethernet RQ's (CREATE_RQ) or a QP's own
@@ -373,10 +385,7 @@ typedef struct Mlx5Srq {
     Mlx5Ring ring;
     uint32_t hw_counter;        /* WQEs taken (the doorbell record counts posted) */
     uint16_t head;              /* the next WQE to take: a linked list from 0 */
-    bool pf_pending;            /* its head WQE raised a page fault (hw-rdma/odp.c), */
-    bool pf_refused;            /* which the driver resumed with error */
-    uint16_t pf_index;          /* that WQE's index */
-    uint32_t pf_token;
+    Mlx5PageFault pf;           /* the one its head WQE raised */
 } Mlx5Srq;
 
 /* mkc.access_mode: how a key translates addresses - itself (PA), through

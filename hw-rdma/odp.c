@@ -74,6 +74,24 @@ static bool wqe_fault(Mlx5DataPath *dp, uint32_t wq, uint16_t wqe_index, uint8_t
     return posted;
 }
 
+/* pf now waits on the fault an EQ took: its type and token, and what it
+ * named. */
+static void pf_raised(Mlx5PageFault *pf, uint8_t type, uint32_t token, uint32_t key, uint64_t va)
+{
+    *pf = (Mlx5PageFault) { .pending = true, .type = type, .token = token, .key = key, .va = va };
+}
+
+/* A PAGE_FAULT_RESUME names pf's outstanding fault (type and token): it
+ * is over. */
+static bool pf_resumed(Mlx5PageFault *pf, unsigned type, uint32_t token)
+{
+    if (!pf->pending || pf->type != type || pf->token != token) {
+        return false;
+    }
+    pf->pending = false;
+    return true;
+}
+
 bool mlx5_odp_sq_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint16_t wqe_index, uint8_t type)
 {
     uint32_t token;
@@ -81,9 +99,7 @@ bool mlx5_odp_sq_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint16_t wqe_index, 
     if (!wqe_fault(dp, sq->num, wqe_index, type, &token)) {
         return false;
     }
-    sq->pf_pending = true;
-    sq->pf_type = type;
-    sq->pf_token = token;
+    pf_raised(&sq->pf, type, token, wqe_index, 0);
     return true;
 }
 
@@ -95,54 +111,41 @@ bool mlx5_odp_sq_fault(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint16_t wqe_index, 
  * ever at 7 - so the same fault, once refused, is not raised again: the
  * caller answers as for an access through a bad key (docs/odp-driver-map.md
  * 3).  A different fault clears the refusal. */
-static bool refused_again(bool *refused, bool same, uint32_t wq, unsigned type, uint32_t key,
+static bool refused_again(Mlx5PageFault *pf, uint32_t wq, uint8_t type, uint32_t key,
                           uint64_t va)
 {
-    bool again = *refused && same;
+    bool again = pf->refused && pf->type == type && pf->key == key && pf->va == va;
 
-    *refused = false;
+    pf->refused = false;
     if (again) {
         mlx5emu_trace_page_fault_err(wq, type, key, va);
     }
     return again;
 }
 
-static bool srq_fault(Mlx5DataPath *dp, Mlx5Srq *s, const Mlx5RecvWqe *r)
+/* A responder's receive WQE (at `index` of work queue `wq`: an SRQ, or the
+ * QP's own RQ) lists a page not present: whether a fault is out for it. */
+static bool recv_wqe_fault(Mlx5DataPath *dp, Mlx5PageFault *pf, uint32_t wq, uint16_t index,
+                           uint8_t type)
 {
-    if (s->pf_pending) {
+    uint32_t token;
+
+    if (pf->pending) {
         return true;
     }
-    if (refused_again(&s->pf_refused, s->pf_index == r->index, s->num, MLX5_PF_TYPE_RMP,
-                      r->index, 0) ||
-        !wqe_fault(dp, s->num, r->index, MLX5_PF_TYPE_RMP, &s->pf_token)) {
+    if (refused_again(pf, wq, type, index, 0) || !wqe_fault(dp, wq, index, type, &token)) {
         return false;
     }
-    s->pf_pending = true;
-    s->pf_index = r->index;
+    pf_raised(pf, type, token, index, 0);
     return true;
 }
 
 bool mlx5_odp_recv_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RecvWqe *r)
 {
     Mlx5Srq *s = r->srqn ? mlx5_table_get(&dp->fw->srq, r->srqn) : NULL;
-    Mlx5Responder *resp = &t->resp;
-    bool same = resp->pf_type == MLX5_PF_TYPE_RESP && resp->pf_key == r->index;
 
-    if (s) {
-        return srq_fault(dp, s, r);
-    }
-    if (resp->pf_pending) {
-        return true;
-    }
-    if (refused_again(&resp->pf_refused, same, t->qp->num, MLX5_PF_TYPE_RESP, r->index, 0) ||
-        !wqe_fault(dp, t->qp->num, r->index, MLX5_PF_TYPE_RESP, &resp->pf_token)) {
-        return false;
-    }
-    resp->pf_pending = true;
-    resp->pf_type = MLX5_PF_TYPE_RESP;
-    resp->pf_key = r->index;
-    resp->pf_va = 0;
-    return true;
+    return s ? recv_wqe_fault(dp, &s->pf, s->num, r->index, MLX5_PF_TYPE_RMP)
+             : recv_wqe_fault(dp, &t->resp.pf, t->qp->num, r->index, MLX5_PF_TYPE_RESP);
 }
 
 /* The token of an RDMA event is the responder's QPN: mlx5_ib sends it
@@ -151,18 +154,16 @@ bool mlx5_odp_recv_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, const Mlx5RecvWqe
 bool mlx5_odp_rdma_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t rkey, uint64_t va,
                          uint32_t len, uint32_t pkt_len, bool write)
 {
-    Mlx5Responder *resp = &t->resp;
+    Mlx5PageFault *pf = &t->resp.pf;
     uint8_t data[EQE_DATA_BYTES] = { 0 };
     uint8_t type = MLX5_PF_RDMA | (write ? MLX5_PF_RDMA_WRITE : 0);
     uint32_t token = t->qp->num & 0xffffff;
     bool posted;
 
-    if (resp->pf_pending) {
+    if (pf->pending) {
         return true;
     }
-    if (refused_again(&resp->pf_refused,
-                      resp->pf_type == type && resp->pf_key == rkey && resp->pf_va == va,
-                      t->qp->num, type, rkey, va)) {
+    if (refused_again(pf, t->qp->num, type, rkey, va)) {
         return false;
     }
     prm_put_be32(data + PF_RDMA_RKEY, rkey);
@@ -173,11 +174,7 @@ bool mlx5_odp_rdma_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t rkey, ui
     posted = mlx5_eq_post_async(dp->fw, MLX5_EVENT_PAGE_FAULT, MLX5_PFAULT_SUBTYPE_RDMA, data);
     mlx5emu_trace_page_fault(t->qp->num, MLX5_PFAULT_SUBTYPE_RDMA, type, 0, token, posted);
     if (posted) {
-        resp->pf_pending = true;
-        resp->pf_type = type;
-        resp->pf_token = token;
-        resp->pf_key = rkey;
-        resp->pf_va = va;
+        pf_raised(pf, type, token, rkey, va);
     }
     return posted;
 }
@@ -188,26 +185,15 @@ bool mlx5_odp_rdma_fault(Mlx5DataPath *dp, Mlx5QpTransport *t, uint32_t rkey, ui
 static bool resume_responder(Mlx5DataPath *dp, unsigned type, uint32_t wq, uint32_t token,
                              bool error)
 {
-    Mlx5Srq *s;
-    Mlx5Qp *qp;
-    Mlx5QpTransport *t;
+    Mlx5Srq *s = type == MLX5_PF_TYPE_RMP ? mlx5_table_get(&dp->fw->srq, wq) : NULL;
+    Mlx5Qp *qp = type == MLX5_PF_TYPE_RMP ? NULL : mlx5_qp_get(dp->fw, wq);
+    Mlx5QpTransport *t = qp ? mlx5_qp_transport(qp) : NULL;
+    Mlx5PageFault *pf = s ? &s->pf : t ? &t->resp.pf : NULL;
 
-    if (type == MLX5_PF_TYPE_RMP) {
-        s = mlx5_table_get(&dp->fw->srq, wq);
-        if (!s || !s->pf_pending || s->pf_token != token) {
-            return false;
-        }
-        s->pf_pending = false;
-        s->pf_refused = error;
-        return true;
-    }
-    qp = mlx5_qp_get(dp->fw, wq);
-    t = qp ? mlx5_qp_transport(qp) : NULL;
-    if (!t || !t->resp.pf_pending || t->resp.pf_type != type || t->resp.pf_token != token) {
+    if (!pf || !pf_resumed(pf, type, token)) {
         return false;
     }
-    t->resp.pf_pending = false;
-    t->resp.pf_refused = error;
+    pf->refused = error;
     return true;
 }
 
@@ -222,10 +208,9 @@ bool mlx5_odp_resume(void *opaque, unsigned type, uint32_t wq, uint32_t token, b
     }
     qp = mlx5_qp_get(dp->fw, wq);
     sq = qp ? &qp->sq : NULL;
-    if (!sq || !sq->pf_pending || sq->pf_type != type || sq->pf_token != token) {
+    if (!sq || !pf_resumed(&sq->pf, type, token)) {
         return false;
     }
-    sq->pf_pending = false;
     if (error) {
         mlx5_sq_fail_stalled(dp, sq, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
                              "the driver could not resolve its page fault");
@@ -240,10 +225,10 @@ void mlx5_odp_qp_state(Mlx5Qp *qp, unsigned to)
     Mlx5QpTransport *t = mlx5_qp_transport(qp);
 
     if (to != MLX5_QP_STATE_RTS) {
-        qp->sq.pf_pending = false;
+        qp->sq.pf.pending = false;
     }
     if (t && to != MLX5_QP_STATE_RTR && to != MLX5_QP_STATE_RTS) {
-        t->resp.pf_pending = false;
-        t->resp.pf_refused = false;
+        t->resp.pf.pending = false;
+        t->resp.pf.refused = false;
     }
 }

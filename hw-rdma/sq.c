@@ -260,7 +260,7 @@ static void sq_run(Mlx5DataPath *dp, Mlx5SendQueue *sq, uint32_t posted)
     uint16_t pc = (uint16_t)(sq->hw_counter + posted);
 
     while ((uint16_t)sq->hw_counter != pc && sq->state == MLX5_RQC_STATE_RDY &&
-           !sq->pf_pending) {
+           !sq->pf.pending) {
         Mlx5SendWqe w;
         SqWqeRun run;
 

@@ -143,17 +143,10 @@ typedef struct Mlx5Responder {
     unsigned res_next;
     Mlx5RcRes *sending;         /* the READ whose responses are going out, paced */
     GQueue *held;               /* GBytes: requests that came meanwhile, in order */
-    /* A page fault a request raised here (odp.c): its type (2: the QP's
-     * receive WQE; 4, 6: an RDMA READ or WRITE/atomic target), token and
-     * what it named (the receive WQE's index, or the rkey and address);
-     * requests meanwhile get RNR NAKs.  pf_refused: the driver resumed it
-     * with error, so the same fault again is an access error. */
-    bool pf_pending;
-    bool pf_refused;
-    uint8_t pf_type;
-    uint32_t pf_token;
-    uint32_t pf_key;
-    uint64_t pf_va;
+    /* A page fault a request raised here (odp.c; type 2: the QP's receive
+     * WQE; 4, 6: an RDMA READ or WRITE/atomic target); requests meanwhile
+     * get RNR NAKs. */
+    Mlx5PageFault pf;
 } Mlx5Responder;
 
 typedef struct Mlx5QpTransport {
