@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench.h"
 #include "harness-dev.h"
 #include "rc-env.h"
 
@@ -27,14 +27,6 @@
 enum { PAGES = 128, LEN = PAGES * PAGE, REPS = 100 };
 
 typedef enum { KEY_MTT, KEY_MTT_PAGED, KEY_PA } KeyKind;
-
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
 
 /* An MTT key over B_BUF's first PAGES pages, all present. */
 static uint32_t target_key(Harness *h, bool pg_access)
@@ -68,10 +60,10 @@ static bool timed_write(KeyKind kind, int64_t *ns, unsigned *packets)
     n = h->frames->len;         /* b's ACKs go after them */
     for (unsigned i = 0; i < n; i++) {
         GBytes *f = g_ptr_array_index(h->frames, i);
-        int64_t t0 = now_ns();
+        int64_t t0 = bench_now_ns();
 
         mlx5_dev_receive(h->dev, g_bytes_get_data(f, NULL), g_bytes_get_size(f));
-        *ns += now_ns() - t0;
+        *ns += bench_now_ns() - t0;
     }
     *packets += n;
     return n * 1024u == LEN && memcmp(h_gpa(h, B_BUF), h_gpa(h, A_BUF), LEN) == 0;

@@ -16,8 +16,8 @@
  * repetitions; "calls" is how many entry-point calls the work took.
  */
 #include <stdio.h>
-#include <time.h>
 
+#include "bench.h"
 #include "harness-dev.h"
 #include "rc-env.h"
 
@@ -30,17 +30,9 @@ typedef struct Stat {
     int64_t max_ns, sum_ns;
 } Stat;
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 static void stat_add(Stat *s, int64_t t0)
 {
-    int64_t d = now_ns() - t0;
+    int64_t d = bench_now_ns() - t0;
 
     s->calls++;
     s->sum_ns += d;
@@ -61,7 +53,7 @@ static void timed_due(RcEnv *e, Stat *s)
     Harness *h = e->h;
 
     while (h->timer_ns <= h->clock_ns) {
-        int64_t t0 = now_ns();
+        int64_t t0 = bench_now_ns();
 
         h->timer_ns = UINT64_MAX;
         mlx5_dev_timer(h->dev);
@@ -72,7 +64,7 @@ static void timed_due(RcEnv *e, Stat *s)
 
 static void timed_doorbell(RcEnv *e, HRing *sq, Stat *s)
 {
-    int64_t t0 = now_ns();
+    int64_t t0 = bench_now_ns();
 
     h_sq_doorbell(e->h, sq);
     stat_add(s, t0);
@@ -88,7 +80,7 @@ static void timed_receive(RcEnv *e, unsigned i, Stat *s)
     int64_t t0;
 
     frames_forget(e, &ignore);
-    t0 = now_ns();
+    t0 = bench_now_ns();
     mlx5_dev_receive(e->h->dev, g_bytes_get_data(f, NULL), g_bytes_get_size(f));
     stat_add(s, t0);
     g_bytes_unref(f);
@@ -159,7 +151,7 @@ static void row_err_flush(unsigned log_rq, Stat *s)
         }
         h_put32(h, q.dbr, n);
         connect_qp(e, q.num, e->b.num, 3000);
-        t0 = now_ns();
+        t0 = bench_now_ns();
         mlx5_slice_open(h_dp(h));       /* as inside mlx5_dev_run_commands */
         h_modify_qp(h, OP_2ERR_QP, q.num);
         mlx5_slice_close(h_dp(h));
@@ -182,7 +174,7 @@ static void row_teardown(unsigned nqp, unsigned reps, Stat *s, unsigned *objects
         s->reps++;
         env_add_qps(e, nqp);
         *objects = mlx5_fw_object_count(h->fw);
-        t0 = now_ns();
+        t0 = bench_now_ns();
         mlx5_slice_open(h_dp(h));       /* as inside mlx5_dev_run_commands */
         h_ok_free(h, hcmd_new(OP_TEARDOWN_HCA, 0));
         mlx5_slice_close(h_dp(h));
